@@ -1,0 +1,12 @@
+"""fastpuzzle: a NumPy/Numba compute engine for sliding-tile puzzles.
+
+Boards are integer arrays, ``(m, n)`` for one board and ``(B, m, n)`` for a
+batch; ``0`` is the blank.  See the README for a tour.
+"""
+
+from .boards import as_boards, board_dtype, goal_board
+from .moves import apply_moves, decode_moves, encode_moves
+
+__version__ = "0.1.0"
+
+__all__ = ["goal_board", "board_dtype", "as_boards", "apply_moves", "encode_moves", "decode_moves"]

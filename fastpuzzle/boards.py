@@ -1,0 +1,222 @@
+"""Board arrays: validation with clear errors, dtype choice and goal boards.
+
+A board is an integer array of shape ``(m, n)`` holding ``0`` (the blank) and
+the tiles ``1 .. m*n-1`` once each; a batch is ``(B, m, n)``.  Every public
+function of fastpuzzle passes its input through :func:`as_boards` (or
+:func:`as_goal`) before any computing kernel runs, so a bad board becomes a
+``ValueError``/``TypeError`` naming the board and the problem, never a crash or
+a silent wrong answer.
+
+Checks that touch every cell are vectorised (global min/max in NumPy) and the
+per-board permutation test is a small bounds-safe kernel, so validating ten
+million boards costs a few tens of milliseconds.  Pass ``check=False`` to skip
+it for data that is already known to be valid.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+
+__all__ = ["goal_board", "board_dtype", "as_boards", "as_goal", "BoardError"]
+
+
+class BoardError(ValueError):
+    """A board is not a valid sliding-tile board (a ``ValueError``)."""
+
+
+def board_dtype(n_cells: int) -> np.dtype:
+    """Smallest unsigned dtype that holds the values ``0 .. n_cells-1``.
+
+    Examples
+    --------
+    >>> board_dtype(16), board_dtype(1000), board_dtype(10**6)
+    (dtype('uint8'), dtype('uint16'), dtype('uint32'))
+    """
+    if n_cells <= 1 << 8:
+        return np.dtype(np.uint8)
+    if n_cells <= 1 << 16:
+        return np.dtype(np.uint16)
+    if n_cells <= 1 << 32:
+        return np.dtype(np.uint32)
+    return np.dtype(np.uint64)
+
+
+def _check_shape(m: int, n: int) -> None:
+    if not (isinstance(m, (int, np.integer)) and isinstance(n, (int, np.integer))):
+        raise TypeError(f"board sides must be integers, got m={m!r}, n={n!r}")
+    if m < 1 or n < 1:
+        raise ValueError(f"a board needs sides >= 1, got {m}x{n}")
+    if m * n < 2:
+        raise ValueError(f"a board needs at least 2 cells, got {m}x{n}")
+
+
+def goal_board(m: int, n: int, dtype=None) -> np.ndarray:
+    """The default goal: tiles ``1 .. m*n-1`` in row-major order, blank last.
+
+    Parameters
+    ----------
+    m, n : int
+        Rows and columns (``m, n >= 1``, ``m*n >= 2``).
+    dtype : dtype, optional
+        Defaults to the smallest unsigned dtype that holds ``m*n - 1``.
+
+    Examples
+    --------
+    >>> goal_board(2, 3)
+    array([[1, 2, 3],
+           [4, 5, 0]], dtype=uint8)
+    """
+    _check_shape(m, n)
+    dtype = board_dtype(m * n) if dtype is None else np.dtype(dtype)
+    g = np.arange(1, m * n + 1, dtype=np.int64)
+    g[-1] = 0
+    return g.astype(dtype).reshape(m, n)
+
+
+@jit
+def _first_non_permutation(flat, n_cells):
+    """Index of the first row of ``flat`` (B, N) that is not a permutation of
+    ``0..N-1``, or -1.  Values are already known to lie in ``0..N-1``."""
+    seen = np.zeros(n_cells, np.uint32)
+    for b in range(flat.shape[0]):
+        stamp = np.uint32(b + 1)  # a fresh stamp per board: no clearing
+        for j in range(n_cells):
+            v = flat[b, j]
+            if seen[v] == stamp:
+                return b
+            seen[v] = stamp
+    return -1
+
+
+@jit
+def _first_non_permutation_small(flat, n_cells):
+    """As :func:`_first_non_permutation` for ``N <= 64``: a bitmask per board."""
+    full = np.uint64(0xFFFFFFFFFFFFFFFF) >> np.uint64(64 - n_cells)
+    for b in range(flat.shape[0]):
+        mask = np.uint64(0)
+        for j in range(n_cells):
+            mask |= np.uint64(1) << np.uint64(flat[b, j])
+        if mask != full:
+            return b
+    return -1
+
+
+def _where(single: bool, index: int) -> str:
+    return "board" if single else f"board {index}"
+
+
+def _describe_non_permutation(board: np.ndarray) -> str:
+    n_cells = board.size
+    counts = np.bincount(board.ravel().astype(np.int64), minlength=n_cells)
+    parts = []
+    dup = np.flatnonzero(counts > 1)
+    if dup.size:
+        v = int(dup[0])
+        parts.append(f"{'the blank (0)' if v == 0 else f'tile {v}'} appears {counts[v]} times")
+    missing = np.flatnonzero(counts == 0)
+    if missing.size:
+        v = int(missing[0])
+        parts.append("the blank (0) is missing" if v == 0 else f"tile {v} is missing")
+    return "; ".join(parts)
+
+
+def _to_integer_array(arr: np.ndarray, label: str) -> np.ndarray:
+    if arr.dtype == np.bool_ or arr.dtype.kind not in "iuf":
+        raise TypeError(
+            f"{label} must hold integers (0 = blank), got dtype {arr.dtype}; "
+            "convert with np.asarray(x, dtype=np.int64)"
+        )
+    if arr.dtype.kind == "f":
+        if arr.size and not (np.isfinite(arr).all() and (np.mod(arr, 1) == 0).all()):
+            raise TypeError(f"{label} has dtype {arr.dtype} with non-integer values; tiles must be whole numbers")
+    return arr
+
+
+def as_boards(boards, *, check: bool = True, label: str = "boards"):
+    """Validate and convert one board or a batch.
+
+    Parameters
+    ----------
+    boards : array_like
+        ``(m, n)`` or ``(B, m, n)`` integer array (floats holding whole numbers
+        are accepted).
+    check : bool
+        Verify that every board is a permutation of ``0 .. m*n-1``.  Shape and
+        dtype are always checked.
+    label : str
+        Name used in error messages (``"boards"``, ``"goal"``, ``"b"``...).
+
+    Returns
+    -------
+    batch : ndarray, shape (B, m, n)
+        C-contiguous, in :func:`board_dtype` of ``m*n``.  A view of the input
+        when it already has that dtype and layout.
+    single : bool
+        True when the input was one ``(m, n)`` board.
+
+    Examples
+    --------
+    >>> batch, single = as_boards([[1, 2], [3, 0]])
+    >>> batch.shape, batch.dtype, single
+    ((1, 2, 2), dtype('uint8'), True)
+    """
+    arr = np.asarray(boards)
+    if arr.ndim not in (2, 3):
+        raise ValueError(
+            f"{label} must be one board (m, n) or a batch (B, m, n), got an array with {arr.ndim} dimension(s) "
+            f"and shape {arr.shape}"
+        )
+    single = arr.ndim == 2
+    m, n = arr.shape[-2:]
+    if m == 0 or n == 0:
+        raise ValueError(f"{label} have an empty side: board shape {m}x{n}")
+    if m * n < 2:
+        raise ValueError(f"{label} have {m}x{n} = 1 cell; a board needs at least 2 cells")
+    arr = _to_integer_array(arr, label)
+    n_cells = m * n
+    batch = arr.reshape(1, m, n) if single else arr
+    if batch.shape[0] and (check or arr.dtype.kind == "f" or arr.dtype.itemsize > 8):
+        _check_range(batch, n_cells, single, label)
+    dtype = board_dtype(n_cells)
+    batch = np.ascontiguousarray(batch, dtype=dtype)
+    if check and batch.shape[0]:
+        flat = batch.reshape(batch.shape[0], n_cells)
+        finder = _first_non_permutation_small if n_cells <= 64 else _first_non_permutation
+        bad = finder(flat, n_cells)
+        if bad >= 0:
+            raise BoardError(
+                f"{label}: {_where(single, bad)} is not a permutation of 0..{n_cells - 1}: "
+                f"{_describe_non_permutation(flat[bad])}"
+            )
+    return batch, single
+
+
+def _check_range(batch: np.ndarray, n_cells: int, single: bool, label: str) -> None:
+    lo, hi = batch.min(), batch.max()
+    if lo >= 0 and hi <= n_cells - 1:
+        return
+    bad_cells = (batch < 0) | (batch > n_cells - 1)
+    index = int(np.flatnonzero(bad_cells.reshape(batch.shape[0], -1).any(axis=1))[0])
+    value = batch[index][bad_cells[index]][0]
+    value = int(value) if batch.dtype.kind != "f" else value
+    raise BoardError(
+        f"{label}: {_where(single, index)} holds {value}, outside 0..{n_cells - 1} "
+        f"(0 is the blank, tiles are 1..{n_cells - 1} for a {batch.shape[1]}x{batch.shape[2]} board)"
+    )
+
+
+def as_goal(goal, m: int, n: int, *, check: bool = True) -> np.ndarray:
+    """Validate a goal board for ``m x n`` boards (``None`` gives the default).
+
+    Returns a C-contiguous ``(m, n)`` array in :func:`board_dtype`.
+    """
+    if goal is None:
+        return goal_board(m, n)
+    g, single = as_boards(goal, check=check, label="goal")
+    if not single:
+        raise ValueError(f"goal must be one board (m, n), got a batch of shape {g.shape}")
+    if g.shape[1:] != (m, n):
+        raise ValueError(f"goal has shape {g.shape[1]}x{g.shape[2]} but the boards are {m}x{n}")
+    return g[0]

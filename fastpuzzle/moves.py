@@ -1,0 +1,142 @@
+"""The move model: move codes, move strings and applying moves to a board.
+
+A move is named by the direction in which the **blank** travels: ``U``, ``D``,
+``L`` or ``R``.  Kernels use compact ``uint8`` codes in Korf's operator order::
+
+    code  0  1  2  3
+    move  U  L  R  D
+
+so the move that undoes code ``c`` is ``3 - c``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+from .boards import as_boards
+
+__all__ = ["MOVE_CHARS", "ROW_STEP", "COL_STEP", "encode_moves", "decode_moves", "apply_moves"]
+
+#: Move letter of each code.
+MOVE_CHARS = "ULRD"
+#: Row and column step of the blank for each code.
+ROW_STEP = np.array([-1, 0, 0, 1], np.int64)
+COL_STEP = np.array([0, -1, 1, 0], np.int64)
+
+_CODE_OF_BYTE = np.full(256, 255, np.uint8)
+for _code, _ch in enumerate(MOVE_CHARS):
+    _CODE_OF_BYTE[ord(_ch)] = _code
+    _CODE_OF_BYTE[ord(_ch.lower())] = _code
+_BYTE_OF_CODE = np.frombuffer(MOVE_CHARS.encode(), np.uint8)
+
+
+def encode_moves(moves) -> np.ndarray:
+    """Move codes (``uint8``) of a move string, or a checked copy of codes.
+
+    Examples
+    --------
+    >>> encode_moves("ULRD")
+    array([0, 1, 2, 3], dtype=uint8)
+    """
+    if isinstance(moves, str):
+        raw = np.frombuffer(moves.encode("ascii", errors="replace"), np.uint8)
+        codes = _CODE_OF_BYTE[raw]
+        bad = np.flatnonzero(codes == 255)
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"move {i} is {moves[i]!r}; moves are the letters U, D, L, R (the blank's direction)")
+        return codes
+    codes = np.asarray(moves)
+    if codes.ndim != 1 or codes.dtype.kind not in "iu":
+        raise TypeError("moves must be a string over 'UDLR' or a 1-d integer array of move codes 0..3")
+    bad = np.flatnonzero((codes < 0) | (codes > 3))
+    if bad.size:
+        raise ValueError(f"move {int(bad[0])} has code {int(codes[bad[0]])}; move codes are 0..3 (U, L, R, D)")
+    return codes.astype(np.uint8)
+
+
+def decode_moves(codes) -> str:
+    """Move string of an array of move codes.
+
+    Examples
+    --------
+    >>> decode_moves(np.array([0, 3, 1], np.uint8))
+    'UDL'
+    """
+    codes = np.asarray(codes, np.uint8)
+    return _BYTE_OF_CODE[codes].tobytes().decode("ascii")
+
+
+@jit
+def _apply_codes(cells, m, n, codes):
+    """Apply move codes in place to the flat board ``cells``.
+
+    Returns the index of the first illegal move (the blank would leave the
+    board), or -1 when all moves were applied.
+    """
+    blank = 0
+    for i in range(m * n):
+        if cells[i] == 0:
+            blank = i
+            break
+    r = blank // n
+    c = blank - r * n
+    for k in range(codes.shape[0]):
+        code = codes[k]
+        if code == 0:
+            nr, nc = r - 1, c
+        elif code == 1:
+            nr, nc = r, c - 1
+        elif code == 2:
+            nr, nc = r, c + 1
+        else:
+            nr, nc = r + 1, c
+        if nr < 0 or nr >= m or nc < 0 or nc >= n:
+            return k
+        target = nr * n + nc
+        cells[r * n + c] = cells[target]
+        cells[target] = 0
+        r, c = nr, nc
+    return -1
+
+
+def apply_moves(board, moves, *, check: bool = True) -> np.ndarray:
+    """The board after the blank makes ``moves``.
+
+    Parameters
+    ----------
+    board : array_like, shape (m, n)
+        Start board (0 = blank).
+    moves : str or array of move codes
+        Letters ``U D L R`` (the blank's direction), or ``uint8`` codes
+        (0=U, 1=L, 2=R, 3=D).
+
+    Returns
+    -------
+    ndarray, shape (m, n)
+        A new board; the input is not modified.
+
+    Raises
+    ------
+    ValueError
+        If a move would take the blank off the board (the message names the
+        move's index), or if the board or the moves are malformed.
+
+    Examples
+    --------
+    >>> apply_moves([[1, 2], [3, 0]], "UL")
+    array([[0, 1],
+           [3, 2]], dtype=uint8)
+    """
+    batch, single = as_boards(board, check=check, label="board")
+    if not single:
+        raise ValueError(f"apply_moves takes one board (m, n), got a batch of shape {batch.shape}")
+    codes = encode_moves(moves)
+    m, n = batch.shape[1:]
+    cells = batch[0].ravel().copy()
+    bad = _apply_codes(cells, m, n, codes)
+    if bad >= 0:
+        letter = MOVE_CHARS[int(codes[bad])]
+        raise ValueError(f"move {bad} ({letter!r}) is illegal: it takes the blank off the {m}x{n} board")
+    return cells.reshape(m, n)
