@@ -7,7 +7,7 @@ import pytest
 from fastpuzzle import apply_moves, goal_board
 from fastpuzzle.generate import generate_chunks, random_permutations, random_solvable, scramble
 
-from naive import (
+from .naive import (
     naive_bfs_component,
     naive_biased_solvable,
     naive_goal,
