@@ -121,7 +121,8 @@ def _tokenize(buf, vals, line_counts):
             if neg:
                 i += 1
                 if i >= L or buf[i] < 48 or buf[i] > 57:
-                    return nv, line, _ERR_CHAR, line, i - line_start
+                    return nv, line, _ERR_CHAR, line, i - 1 - line_start  # a lone '-'
+
             v = 0
             nd = 0
             while i < L:
@@ -309,7 +310,7 @@ def _detect_text_format(vals, counts, shape):
     first = int(counts[nz[0]])
     if shape is not None:
         m, n = shape
-        return "lines" if first == m * n else "grids"
+        return "grids" if (m > 1 and first == n) else "lines"
     # the first block of consecutive non-empty lines
     k = 1
     while nz[0] + k < counts.size and counts[nz[0] + k] > 0:
@@ -411,7 +412,7 @@ def iter_boards(source, shape=None, fmt="auto", chunk_boards=None, check=True, n
     """Yield ``(start, boards)`` chunks of validated boards from a file.
 
     ``source`` is a path, ``"-"`` (standard input) or a binary file object.
-    A ``.npy`` stream is read chunk by chunk into a reused buffer (resident
+    A ``.npy`` stream is read chunk by chunk with plain reads (resident
     memory stays near one chunk, whatever the file size); text is parsed
     whole.  Errors name the file and the global board index (and line).
 
@@ -452,10 +453,9 @@ def iter_boards(source, shape=None, fmt="auto", chunk_boards=None, check=True, n
         if fortran:
             raise BoardFileError(f"{name}: .npy in Fortran order is not supported; save it with np.save(np.ascontiguousarray(x))")
         step = chunk_boards or max(1, CHUNK_CELLS // (m * n))
-        buf = np.empty(min(step, max(B, 1)) * m * n, dtype)
         for s in range(0, B, step):
             k = min(step, B - s)
-            part = buf[: k * m * n]
+            part = np.empty(k * m * n, dtype)  # fresh per chunk: a kept chunk is never overwritten
             got = _readinto(f, part)
             if got < part.nbytes:
                 raise BoardFileError(f"{name}: file ends early: board {s + got // (m * n * dtype.itemsize)} of {B} is cut short")
