@@ -737,104 +737,98 @@ def _parity_and_blank(cells, seen):
 
 
 @jit
-def _judge_bytes(buf, out, err):
-    """The judge format straight from raw bytes, one pass.
+def _is_space(c):
+    return c == 32 or c == 10 or c == 13 or c == 9
 
-    Per case: read ``n``, then each grid into a compact ``uint32`` buffer,
-    checking range and duplicates on the way, and fold the grid's invariant
-    (permutation parity XOR colour (row + col) of the blank's cell: a move is
-    one transposition and flips the colour, so it is conserved, and it tells
-    the two components of the state graph apart).  Answers go to ``out``
-    (1 = TAK).  Returns the number of cases; on bad input stops and fills
-    ``err`` = [code, case, byte position, grid, value].
+
+@jit
+def _judge_case(buf, pos, case, cells, seen, err):
+    """Parse and answer the case whose ``n`` starts at or after ``buf[pos]``.
+
+    Each grid goes into the compact ``uint32`` buffer ``cells`` (grown when
+    too small), with range and duplicate checks on the way; then the grid's
+    invariant is folded in: permutation parity XOR colour (row + col) of the
+    blank's cell (a move is one transposition and flips the colour, so it is
+    conserved, and it tells the two components of the state graph apart).
+
+    Returns ``(answer, new_pos, cells, seen)``: answer 1 = TAK, 0 = NIE,
+    -1 = end of input, -2 = error (``err`` = [code, case, byte position,
+    grid, value]).
     """
     L = buf.shape[0]
+    one = np.uint64(1)
+    while pos < L and _is_space(buf[pos]):
+        pos += 1
+    if pos >= L:
+        return -1, pos, cells, seen
+    start = pos
+    n = 0
+    while pos < L and buf[pos] >= 48 and buf[pos] <= 57:
+        n = n * 10 + (buf[pos] - 48)
+        pos += 1
+        if n > 1000000:
+            err[0], err[1], err[2] = _J_BIG, case, start
+            return -2, pos, cells, seen
+    if pos == start or (pos < L and not _is_space(buf[pos])):
+        err[0], err[1], err[2] = _J_CHAR, case, pos
+        return -2, pos, cells, seen
+    if n < 1:
+        err[0], err[1], err[2], err[4] = _J_SIDE, case, start, n
+        return -2, pos, cells, seen
+    N = n * n
+    if cells.shape[0] < N:
+        cells = np.empty(N, np.uint32)
+        seen = np.zeros((N >> 6) + 1, np.uint64)
+    nw = (N >> 6) + 1
+    inv = 0
+    for g in range(2):
+        for w in range(nw):
+            seen[w] = 0
+        for i in range(N):
+            while pos < L and _is_space(buf[pos]):
+                pos += 1
+            if pos >= L:
+                err[0], err[1], err[2], err[3], err[4] = _J_EOF, case, pos, g, g * N + i
+                return -2, pos, cells, seen
+            start = pos
+            v = 0
+            while pos < L and buf[pos] >= 48 and buf[pos] <= 57:
+                v = v * 10 + (buf[pos] - 48)
+                pos += 1
+                if v > 4000000000:
+                    break
+            if pos == start or (pos < L and not _is_space(buf[pos])):
+                err[0], err[1], err[2], err[3] = _J_CHAR, case, pos, g
+                return -2, pos, cells, seen
+            if v >= N:
+                err[0], err[1], err[2], err[3], err[4] = _J_RANGE, case, start, g, v
+                return -2, pos, cells, seen
+            if (seen[v >> 6] >> np.uint64(v & 63)) & one:
+                err[0], err[1], err[2], err[3], err[4] = _J_DUP, case, start, g, v
+                return -2, pos, cells, seen
+            seen[v >> 6] |= one << np.uint64(v & 63)
+            cells[i] = v
+        if n > 1:
+            for w in range(nw):
+                seen[w] = 0
+            p, blank = _parity_and_blank(cells[:N], seen)
+            inv ^= p ^ ((blank // n + blank % n) & 1)
+    return (1 if inv == 0 else 0), pos, cells, seen
+
+
+@jit
+def _judge_bytes(buf, out, err):
+    """The judge format straight from raw bytes, one pass, case after case.
+    Returns the number of cases; stops at the first error (``err[0] != 0``)."""
     pos = 0
     case = 0
     cells = np.empty(0, np.uint32)
     seen = np.zeros(1, np.uint64)
-    one = np.uint64(1)
     while True:
-        while pos < L and (buf[pos] == 32 or buf[pos] == 10 or buf[pos] == 13 or buf[pos] == 9):
-            pos += 1
-        if pos >= L:
+        ans, pos, cells, seen = _judge_case(buf, pos, case, cells, seen, err)
+        if ans < 0:
             return case
-        # n
-        start = pos
-        n = 0
-        while pos < L and buf[pos] >= 48 and buf[pos] <= 57:
-            n = n * 10 + (buf[pos] - 48)
-            pos += 1
-            if n > 1000000:
-                err[0] = _J_BIG
-                err[1] = case
-                err[2] = start
-                return case
-        if pos == start or (pos < L and not (buf[pos] == 32 or buf[pos] == 10 or buf[pos] == 13 or buf[pos] == 9)):
-            err[0] = _J_CHAR
-            err[1] = case
-            err[2] = pos
-            return case
-        if n < 1:
-            err[0] = _J_SIDE
-            err[1] = case
-            err[2] = start
-            err[4] = n
-            return case
-        N = n * n
-        if cells.shape[0] < N:
-            cells = np.empty(N, np.uint32)
-            seen = np.zeros((N >> 6) + 1, np.uint64)
-        inv = 0
-        for g in range(2):
-            nw = (N >> 6) + 1
-            for w in range(nw):
-                seen[w] = 0
-            for i in range(N):
-                while pos < L and (buf[pos] == 32 or buf[pos] == 10 or buf[pos] == 13 or buf[pos] == 9):
-                    pos += 1
-                if pos >= L:
-                    err[0] = _J_EOF
-                    err[1] = case
-                    err[2] = pos
-                    err[3] = g
-                    err[4] = g * N + i
-                    return case
-                start = pos
-                v = 0
-                while pos < L and buf[pos] >= 48 and buf[pos] <= 57:
-                    v = v * 10 + (buf[pos] - 48)
-                    pos += 1
-                    if v > 4000000000:
-                        break
-                if pos == start or (pos < L and not (buf[pos] == 32 or buf[pos] == 10 or buf[pos] == 13 or buf[pos] == 9)):
-                    err[0] = _J_CHAR
-                    err[1] = case
-                    err[2] = pos
-                    err[3] = g
-                    return case
-                if v >= N:
-                    err[0] = _J_RANGE
-                    err[1] = case
-                    err[2] = start
-                    err[3] = g
-                    err[4] = v
-                    return case
-                if (seen[v >> 6] >> np.uint64(v & 63)) & one:
-                    err[0] = _J_DUP
-                    err[1] = case
-                    err[2] = start
-                    err[3] = g
-                    err[4] = v
-                    return case
-                seen[v >> 6] |= one << np.uint64(v & 63)
-                cells[i] = v
-            if n > 1:
-                for w in range(nw):
-                    seen[w] = 0
-                p, blank = _parity_and_blank(cells[:N], seen)
-                inv ^= p ^ ((blank // n + blank % n) & 1)
-        out[case] = 1 if inv == 0 else 0
+        out[case] = ans
         case += 1
 
 
