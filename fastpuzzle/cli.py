@@ -170,6 +170,23 @@ def _run_check(args):
     return 0
 
 
+def _read_bytes_fast(src):
+    """All bytes of a file or standard input; a regular file is memory-mapped
+    (no copy), anything else (a pipe) is read."""
+    import mmap
+    import stat
+
+    f = sys.stdin.buffer if src == "-" else open(src, "rb")
+    try:
+        st = os.fstat(f.fileno())
+        if stat.S_ISREG(st.st_mode) and st.st_size > 0 and f.tell() == 0:
+            return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        return f.read()
+    finally:
+        if src != "-":
+            f.close()
+
+
 # ---------------------------------------------------------------------------
 # reach
 # ---------------------------------------------------------------------------
@@ -184,14 +201,10 @@ def _run_reach(args):
             raise CLIError("reach --judge reads one input (a file or '-' for standard input), not two boards")
         src = args.a or "-"
         name = "<stdin>" if src == "-" else src
-        if src == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            try:
-                with open(src, "rb") as f:
-                    data = f.read()
-            except OSError as e:
-                raise BoardFileError(f"{src}: cannot open: {e.strerror or e}") from None
+        try:
+            data = _read_bytes_fast(src)
+        except OSError as e:
+            raise BoardFileError(f"{name}: cannot open: {e.strerror or e}") from None
         answers = judge(data, name)
         sys.stdout.write("".join(a + "\n" for a in answers))
         return 0
@@ -408,16 +421,19 @@ def _one_line(exc) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+_BLOCKED = "scipy.linalg"
+
+
 def _quick_start(argv):
     """Trim start-up for the judge path, where start-up is part of the score.
 
     Numba's first compile or cache load imports its linear-algebra support,
-    which probes SciPy for BLAS (about half a second).  The judge path uses
-    no linear algebra, so SciPy is kept out of this process; the block is
-    lifted before returning control.
+    which probes ``scipy.linalg`` for BLAS (a few tenths of a second).  The
+    judge path uses no linear algebra, so that probe is made to fail fast in
+    this process; the block is lifted before returning.
     """
-    if "--judge" in argv and "scipy" not in sys.modules:
-        sys.modules["scipy"] = None  # type: ignore[assignment]
+    if "--judge" in argv and _BLOCKED not in sys.modules:
+        sys.modules[_BLOCKED] = None  # type: ignore[assignment]
         return True
     return False
 
@@ -429,8 +445,8 @@ def main(argv=None) -> int:
     try:
         return _main(argv)
     finally:
-        if blocked and sys.modules.get("scipy", 0) is None:
-            del sys.modules["scipy"]
+        if blocked and _BLOCKED in sys.modules and sys.modules[_BLOCKED] is None:
+            del sys.modules[_BLOCKED]
 
 
 def _main(argv) -> int:

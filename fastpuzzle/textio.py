@@ -709,31 +709,38 @@ def write_boards(path, boards, fmt=None):
 
 _J_OK, _J_CHAR, _J_SIDE, _J_EOF, _J_RANGE, _J_DUP, _J_BIG = 0, 1, 2, 3, 4, 5, 6
 
+#: Largest judge board side: ``n*n`` cells and a mark bit fit in 32 bits.
+_JUDGE_MAX_SIDE = 46340
+
 
 @jit
-def _parity_and_blank(cells, seen):
-    """Parity of the permutation ``i -> cells[i]`` (by its cycle count) and
-    the blank's cell.  ``cells`` must be a permutation of ``0..N-1``;
-    ``seen`` is a zeroed bitmap of ``N`` bits, left dirty.
+def _cycle_parity(cells):
+    """Parity of the map ``i -> cells[i]`` from its cycle count, and whether
+    the map is a permutation.
 
-    The visited set is a bitmap (N/8 bytes: 31 KB for 250,000 cells, it stays
-    in L1/L2), so the only scattered reads are of ``cells`` itself.
+    Values must lie in ``0..N-1``.  Visited cells are marked in place with
+    the top bit (``cells`` is scratch, left marked), so the walk touches one
+    compact array.  A map that is not one-to-one has a value nobody maps to;
+    the walk started there ends on a marked cell other than its start, which
+    is how duplicates are caught without a separate pass.
     """
     N = cells.shape[0]
-    one = np.uint64(1)
+    mark = np.uint32(1 << 31)
     cycles = 0
-    blank = 0
     for s in range(N):
-        if cells[s] == 0:
-            blank = s
-        if (seen[s >> 6] >> np.uint64(s & 63)) & one:
+        if cells[s] & mark:
             continue
         cycles += 1
         i = s
-        while not ((seen[i >> 6] >> np.uint64(i & 63)) & one):
-            seen[i >> 6] |= one << np.uint64(i & 63)
-            i = np.intp(cells[i])
-    return (N - cycles) & 1, blank
+        while True:
+            nxt = cells[i]
+            if nxt & mark:
+                if i != s:
+                    return 0, False
+                break
+            cells[i] = nxt | mark
+            i = np.intp(nxt)
+    return (N - cycles) & 1, True
 
 
 @jit
@@ -742,78 +749,81 @@ def _is_space(c):
 
 
 @jit
-def _judge_case(buf, pos, case, cells, seen, err):
+def _judge_case(buf, pos, case, cells, err):
     """Parse and answer the case whose ``n`` starts at or after ``buf[pos]``.
 
-    Each grid goes into the compact ``uint32`` buffer ``cells`` (grown when
-    too small), with range and duplicate checks on the way; then the grid's
-    invariant is folded in: permutation parity XOR colour (row + col) of the
-    blank's cell (a move is one transposition and flips the colour, so it is
-    conserved, and it tells the two components of the state graph apart).
+    ``buf`` must end with white space (a sentinel: digit loops need no bounds
+    check).  Each grid goes into the compact ``uint32`` buffer ``cells``
+    (grown when too small) with a range check, then its invariant is folded
+    in: permutation parity XOR colour (row + col) of the blank's cell.  A move
+    is one transposition and flips the colour, so the invariant is conserved;
+    it tells the two components of the state graph apart (n >= 2; for n = 1
+    both grids are the lone blank).
 
-    Returns ``(answer, new_pos, cells, seen)``: answer 1 = TAK, 0 = NIE,
-    -1 = end of input, -2 = error (``err`` = [code, case, byte position,
-    grid, value]).
+    Returns ``(answer, new_pos, cells)``: 1 = TAK, 0 = NIE, -1 = end of input,
+    -2 = error, with ``err`` = [code, case, byte position, grid, value]
+    (for a duplicate: the grid's first and last byte in ``err[2]``, ``err[4]``).
     """
     L = buf.shape[0]
-    one = np.uint64(1)
     while pos < L and _is_space(buf[pos]):
         pos += 1
     if pos >= L:
-        return -1, pos, cells, seen
+        return -1, pos, cells
     start = pos
     n = 0
-    while pos < L and buf[pos] >= 48 and buf[pos] <= 57:
-        n = n * 10 + (buf[pos] - 48)
+    while True:
+        e = np.int64(buf[pos]) - 48
+        if e < 0 or e > 9:
+            break
+        if n <= _JUDGE_MAX_SIDE:
+            n = n * 10 + e
         pos += 1
-        if n > 1000000:
-            err[0], err[1], err[2] = _J_BIG, case, start
-            return -2, pos, cells, seen
-    if pos == start or (pos < L and not _is_space(buf[pos])):
+    if pos == start or not _is_space(buf[pos]):
         err[0], err[1], err[2] = _J_CHAR, case, pos
-        return -2, pos, cells, seen
+        return -2, pos, cells
     if n < 1:
         err[0], err[1], err[2], err[4] = _J_SIDE, case, start, n
-        return -2, pos, cells, seen
+        return -2, pos, cells
+    if n > _JUDGE_MAX_SIDE:
+        err[0], err[1], err[2] = _J_BIG, case, start
+        return -2, pos, cells
     N = n * n
     if cells.shape[0] < N:
         cells = np.empty(N, np.uint32)
-        seen = np.zeros((N >> 6) + 1, np.uint64)
-    nw = (N >> 6) + 1
     inv = 0
     for g in range(2):
-        for w in range(nw):
-            seen[w] = 0
+        blank = 0
+        grid_start = pos
         for i in range(N):
             while pos < L and _is_space(buf[pos]):
                 pos += 1
             if pos >= L:
                 err[0], err[1], err[2], err[3], err[4] = _J_EOF, case, pos, g, g * N + i
-                return -2, pos, cells, seen
+                return -2, pos, cells
             start = pos
             v = 0
-            while pos < L and buf[pos] >= 48 and buf[pos] <= 57:
-                v = v * 10 + (buf[pos] - 48)
-                pos += 1
-                if v > 4000000000:
+            while True:
+                e = np.int64(buf[pos]) - 48
+                if e < 0 or e > 9:
                     break
-            if pos == start or (pos < L and not _is_space(buf[pos])):
+                if v < N:
+                    v = v * 10 + e
+                pos += 1
+            if pos == start or not _is_space(buf[pos]):
                 err[0], err[1], err[2], err[3] = _J_CHAR, case, pos, g
-                return -2, pos, cells, seen
+                return -2, pos, cells
             if v >= N:
                 err[0], err[1], err[2], err[3], err[4] = _J_RANGE, case, start, g, v
-                return -2, pos, cells, seen
-            if (seen[v >> 6] >> np.uint64(v & 63)) & one:
-                err[0], err[1], err[2], err[3], err[4] = _J_DUP, case, start, g, v
-                return -2, pos, cells, seen
-            seen[v >> 6] |= one << np.uint64(v & 63)
+                return -2, pos, cells
+            if v == 0:
+                blank = i
             cells[i] = v
-        if n > 1:
-            for w in range(nw):
-                seen[w] = 0
-            p, blank = _parity_and_blank(cells[:N], seen)
-            inv ^= p ^ ((blank // n + blank % n) & 1)
-    return (1 if inv == 0 else 0), pos, cells, seen
+        parity, ok = _cycle_parity(cells[:N])
+        if not ok:
+            err[0], err[1], err[2], err[3], err[4] = _J_DUP, case, grid_start, g, pos
+            return -2, pos, cells
+        inv ^= parity ^ ((blank // n + blank % n) & 1)
+    return (1 if inv == 0 else 0), pos, cells
 
 
 @jit
@@ -823,13 +833,24 @@ def _judge_bytes(buf, out, err):
     pos = 0
     case = 0
     cells = np.empty(0, np.uint32)
-    seen = np.zeros(1, np.uint64)
     while True:
-        ans, pos, cells, seen = _judge_case(buf, pos, case, cells, seen, err)
+        ans, pos, cells = _judge_case(buf, pos, case, cells, err)
         if ans < 0:
             return case
         out[case] = ans
         case += 1
+
+
+def _duplicate_message(buf, lo, hi):
+    """(line, value) of the first repeated value in the grid text ``buf[lo:hi]``."""
+    vals, counts = parse_text(buf[lo:hi])
+    first = {}
+    for k, v in enumerate(vals.tolist()):
+        if v in first:
+            tok_line = int(np.searchsorted(np.cumsum(np.maximum(counts, 0)), k, side="right"))
+            return int(np.count_nonzero(buf[:lo] == 10)) + 1 + tok_line, v
+        first[v] = k
+    return int(np.count_nonzero(buf[:lo] == 10)) + 1, -1
 
 
 def judge(data, name="<stdin>") -> list[str]:
@@ -847,18 +868,22 @@ def judge(data, name="<stdin>") -> list[str]:
     ['NIE', 'TAK']
     """
     buf = np.frombuffer(data, np.uint8) if not isinstance(data, np.ndarray) else data
+    if buf.shape[0] and not _is_space(buf[-1]):
+        buf = np.concatenate([buf, np.frombuffer(b"\n", np.uint8)])  # the kernel wants a trailing sentinel
     out = np.empty(buf.shape[0] // 5 + 1, np.uint8)  # a case takes at least 5 bytes ("1 0 0")
     err = np.zeros(5, np.int64)
     k = _judge_bytes(buf, out, err)
     if err[0] != _J_OK:
         code, case, pos, grid, value = (int(v) for v in err)
         line = int(np.count_nonzero(buf[:pos] == 10)) + 1
-        where = f"{name}: line {line} (case {case + 1})"
         which = "first" if grid == 0 else "second"
+        if code == _J_DUP:
+            line, value = _duplicate_message(buf, pos, value)
+        where = f"{name}: line {line} (case {case + 1})"
         if code == _J_CHAR:
             raise BoardFileError(f"{where}: unexpected {_describe_byte(buf, pos)} (expected a non-negative integer)")
         if code == _J_BIG:
-            raise BoardFileError(f"{where}: board side n is too large")
+            raise BoardFileError(f"{where}: board side n is too large (at most {_JUDGE_MAX_SIDE})")
         if code == _J_SIDE:
             raise BoardFileError(f"{where}: board side n = {value}, expected n >= 1")
         if code == _J_EOF:

@@ -227,3 +227,24 @@ def test_judge_errors_name_the_case():
     for text, msg in cases:
         with pytest.raises(BoardFileError, match=msg):
             judge(text, "x")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 9), st.data())
+def test_judge_catches_every_duplicate(n, data):
+    """A grid with one cell overwritten by another cell's value is not a
+    permutation; the in-place cycle walk must notice wherever it happens."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    a, b = rng.permutation(n * n), rng.permutation(n * n)
+    text_ok = f"{n}\n" + " ".join(map(str, a)) + "\n" + " ".join(map(str, b)) + "\n"
+    assert judge(text_ok.encode()) == naive_judge(text_ok)
+    if n == 1:
+        return
+    i, j = data.draw(st.tuples(st.integers(0, n * n - 1), st.integers(0, n * n - 1)).filter(lambda t: t[0] != t[1]))
+    bad = b.copy()
+    bad[i] = bad[j]
+    text = f"{n}\n" + " ".join(map(str, a)) + "\n" + " ".join(map(str, bad)) + "\n"
+    v = int(bad[j])
+    what = "the blank \\(0\\)" if v == 0 else f"tile {v}"
+    with pytest.raises(BoardFileError, match=f"line 3 \\(case 1\\): second grid holds {what} twice"):
+        judge(text.encode(), "x")
