@@ -318,7 +318,7 @@ def _run_demo(args):
 
     text = b"499\n" + format_boards(big, "grids")
     answer, t_judge = _timed(judge, text)
-    print(f"  judge    1 case of two 499x499 grids ({len(text) / 1e6:.1f} MB of text)  {t_judge:6.3f} s  -> {answer[0]}")
+    print(f"  judge    1 case of two 499x499 grids      {t_judge:7.3f} s  ({len(text) / 1e6:.1f} MB of text) -> {answer[0]}")
     # --- solver line ---------------------------------------------------------
     # The solver adds its report here through fastpuzzle.cli_solve.demo_lines
     # (a function taking the generated boards and returning printable lines).

@@ -234,8 +234,8 @@ def _validate(batch, name, start=0, lines=None, check=True):
             raise
         where = f"board {start + i}"
         if lines is not None:
-            where = f"line {int(lines[i])} (board {start + i})"
-        raise BoardFileError(f"{name}: {where}: {_board_problem(np.asarray(batch)[i])}") from None
+            where = f"line {int(lines[i])}: board {start + i}"
+        raise BoardFileError(f"{name}: {where} {_board_problem(np.asarray(batch)[i])}") from None
     except TypeError as e:
         raise BoardFileError(f"{name}: {e}") from None
 
@@ -296,7 +296,7 @@ def _grids_layout(vals, counts, name, shape):
     if bad_block.size:
         k = int(bad_block[0])
         raise BoardFileError(
-            f"{name}: line {int(lineno[s_idx[k]])} (board {k}): a grid of {int(rows[k])} rows, expected {m} "
+            f"{name}: line {int(lineno[s_idx[k]])}: board {k} is a grid of {int(rows[k])} rows, expected {m} "
             f"for a {m}x{n} board (boards are separated by blank lines)"
         )
     return vals.reshape(s_idx.size, m, n), lineno[s_idx]

@@ -144,7 +144,7 @@ def test_bad_inputs_one_line_exit_2(tmp_path):
     bad.write_text("1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8\n")
     assert_bad_input(cli("check", bad), "line 2", "8 numbers, expected 9")
     bad.write_text("1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 0 0\n")
-    assert_bad_input(cli("check", bad), "line 2 (board 1)", "appears 2 times")
+    assert_bad_input(cli("check", bad), "line 2: board 1 is not a permutation", "appears 2 times")
     bad.write_text("1 2 3 4 5 6 7 8 0\n")
     assert_bad_input(cli("check", bad, "--shape", "2x4"), "line 1", "expected 8")
     npy = tmp_path / "bad.npy"

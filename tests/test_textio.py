@@ -105,9 +105,9 @@ def test_text_errors_name_file_and_line(tmp_path):
     cases = [
         (b"1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8\n", "line 2: 8 numbers, expected 9 for a 3x3 board"),
         (b"1 2 3 4 5 6\n", "line 1: 6 numbers is not a square board"),
-        (b"1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8 8\n", r"line 2 \(board 1\): .*tile 8 appears 2 times"),
-        (b"\n\n1 2 3 4 5 6 7 8 9\n", r"line 3 \(board 0\): .*holds 9, outside 0..8"),
-        (b"1 2 3\n4 5 6\n7 8 0\n\n1 2 3\n4 5 6\n", r"line 5 \(board 1\): a grid of 2 rows, expected 3"),
+        (b"1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8 8\n", r"line 2: board 1 is not a permutation.*tile 8 appears 2 times"),
+        (b"\n\n1 2 3 4 5 6 7 8 9\n", r"line 3: board 0 holds 9, outside 0..8"),
+        (b"1 2 3\n4 5 6\n7 8 0\n\n1 2 3\n4 5 6\n", r"line 5: board 1 is a grid of 2 rows, expected 3"),
         (b"", "no boards"),
     ]
     for i, (text, msg) in enumerate(cases):
@@ -143,7 +143,7 @@ def test_npy_errors_name_the_global_board(tmp_path):
     boards[3456, 0, 0] = boards[3456, 0, 1]
     p = tmp_path / "bad.npy"
     np.save(p, boards)
-    with pytest.raises(BoardFileError, match=r"bad.npy: board 3456: is not a permutation"):
+    with pytest.raises(BoardFileError, match=r"bad.npy: board 3456 is not a permutation"):
         for _ in iter_boards(str(p), chunk_boards=1000):
             pass
     np.save(p, np.zeros((3, 4)))
