@@ -339,8 +339,16 @@ def _run_demo(args):
 # ---------------------------------------------------------------------------
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line (``fastpuzzle generate: error: ...``), exit 2;
+    ``--help`` shows the full usage."""
+
+    def error(self, message):
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser():
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="fastpuzzle",
         description="Sliding-tile puzzles at scale: check, generate and compare millions of boards.",
     )

@@ -159,5 +159,16 @@ def test_bad_inputs_one_line_exit_2(tmp_path):
     out = tmp_path / "never.npy"
     assert_bad_input(cli("generate", "--shape", "4x4", "--count", 10, "--goal", bad, "--out", out), "goal")
     assert not out.exists()
-    p = cli("generate", "--shape", "4x", "--count", 3, "--out", out)
-    assert p.returncode == 2 and "Traceback" not in p.stderr.decode()
+    assert_bad_input(cli("generate", "--shape", "4x", "--count", 3, "--out", out), "--shape", "MxN")
+    assert_bad_input(cli("generate", "--shape", "4x4", "--count", -3, "--out", out), "--count")
+    assert not out.exists()
+
+
+def test_generate_to_stdout_with_progress_bar():
+    p = cli("generate", "--shape", "3x3", "--count", 50, "--seed", 5, "--format", "grids", "--out", "-", "--progress")
+    assert p.returncode == 0, p.stderr
+    from fastpuzzle.textio import read_text_boards
+
+    boards, _ = read_text_boards(p.stdout, "stdout")
+    assert (boards == random_solvable(3, 3, count=50, seed=5)).all()
+    assert b"generate" in p.stderr and b"50" in p.stderr  # the tqdm bar went to stderr
