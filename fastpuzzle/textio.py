@@ -62,6 +62,10 @@ class BoardFileError(ValueError):
     """A board file cannot be read: the message names file, line/board and problem."""
 
 
+class _NoBoards(BoardFileError):
+    """A text holds no board at all."""
+
+
 def parse_shape(text) -> tuple[int, int]:
     """``"4x4"`` -> ``(4, 4)``; also accepts ``"4"`` (square) and tuples."""
     if isinstance(text, (tuple, list)):
@@ -167,8 +171,9 @@ def _describe_byte(data, pos):
     return repr(ch) if 32 <= b < 127 else f"byte 0x{b:02x}"
 
 
-def parse_text(data, name="<text>"):
-    """Numbers and per-line counts of a text buffer.
+def parse_text(data, name="<text>", line0=0):
+    """Numbers and per-line counts of a text buffer (``line0``: lines before it,
+    for error messages).
 
     Returns
     -------
@@ -185,10 +190,11 @@ def parse_text(data, name="<text>"):
     if err != _ERR_NONE:
         line_start = 0 if eline == 0 else int(np.flatnonzero(buf == 10)[eline - 1]) + 1
         if err == _ERR_BIG:
-            raise BoardFileError(f"{name}: line {eline + 1}, column {ecol + 1}: number too large")
+            raise BoardFileError(f"{name}: line {line0 + eline + 1}, column {ecol + 1}: number too large")
         what = _describe_byte(buf, line_start + ecol)
         raise BoardFileError(
-            f"{name}: line {eline + 1}, column {ecol + 1}: unexpected {what} (expected integers separated by spaces)"
+            f"{name}: line {line0 + eline + 1}, column {ecol + 1}: unexpected {what} "
+            "(expected integers separated by spaces)"
         )
     return vals[:nv], counts[:nl]
 
@@ -245,12 +251,14 @@ def _validate(batch, name, start=0, lines=None, check=True):
 # ---------------------------------------------------------------------------
 
 
-def _lines_layout(vals, counts, name, shape):
+def _lines_layout(vals, counts, name, shape, line0=0, board0=0):
     """Boards of the one-board-per-line format: (boards, line of each board)."""
-    lineno = np.flatnonzero(counts > 0) + 1
+    lineno = np.flatnonzero(counts > 0) + 1 + line0
     c = counts[counts > 0]
     if c.size == 0:
-        raise BoardFileError(f"{name}: no boards found")
+        if shape is not None:
+            return vals.reshape(0, *shape), lineno
+        raise _NoBoards(f"{name}: no boards found")
     if shape is None:
         N = int(c[0])
         side = math.isqrt(N)
@@ -271,14 +279,16 @@ def _lines_layout(vals, counts, name, shape):
     return vals.reshape(c.size, m, n), lineno
 
 
-def _grids_layout(vals, counts, name, shape):
+def _grids_layout(vals, counts, name, shape, line0=0, board0=0):
     """Boards of the grid format (rows of a board on consecutive lines)."""
     keep = counts >= 0  # drop comment-only lines
-    lineno = np.flatnonzero(keep) + 1
+    lineno = np.flatnonzero(keep) + 1 + line0
     c = counts[keep]
     nonblank = c > 0
     if not nonblank.any():
-        raise BoardFileError(f"{name}: no boards found")
+        if shape is not None:
+            return vals.reshape(0, *shape), lineno[:0]
+        raise _NoBoards(f"{name}: no boards found")
     starts = nonblank & ~np.concatenate(([False], nonblank[:-1]))
     ends = nonblank & ~np.concatenate((nonblank[1:], [False]))
     s_idx = np.flatnonzero(starts)
@@ -296,7 +306,7 @@ def _grids_layout(vals, counts, name, shape):
     if bad_block.size:
         k = int(bad_block[0])
         raise BoardFileError(
-            f"{name}: line {int(lineno[s_idx[k]])}: board {k} is a grid of {int(rows[k])} rows, expected {m} "
+            f"{name}: line {int(lineno[s_idx[k]])}: board {board0 + k} is a grid of {int(rows[k])} rows, expected {m} "
             f"for a {m}x{n} board (boards are separated by blank lines)"
         )
     return vals.reshape(s_idx.size, m, n), lineno[s_idx]
@@ -325,16 +335,74 @@ def _detect_text_format(vals, counts, shape):
 
 def read_text_boards(data, name="<text>", shape=None, fmt="auto", check=True):
     """Boards ``(B, m, n)`` and the line of each board, from text bytes."""
+    boards, lines, _, _ = _text_block(data, name, shape, fmt, check)
+    return boards, lines
+
+
+def _text_block(data, name, shape, fmt, check, line0=0, board0=0):
+    """Boards of one block of text; also returns the layout and shape found,
+    so later blocks of the same file are read the same way."""
     if fmt not in ("auto", "lines", "grids"):
         raise ValueError(f"text format must be 'auto', 'lines' or 'grids', got {fmt!r}")
     if shape is not None:
         shape = parse_shape(shape)
-    vals, counts = parse_text(data, name)
+    vals, counts = parse_text(data, name, line0)
     if fmt == "auto":
         fmt = _detect_text_format(vals, counts, shape)
     layout = _lines_layout if fmt == "lines" else _grids_layout
-    boards, lines = layout(vals, counts, name, shape)
-    return _validate(boards, name, lines=lines, check=check), lines
+    boards, lines = layout(vals, counts, name, shape, line0, board0)
+    boards = _validate(boards, name, start=board0, lines=lines, check=check)
+    return boards, lines, fmt, boards.shape[1:]
+
+
+#: Text is parsed in blocks of about this many bytes (cut at a line end, or
+#: at a blank line for grids), so a huge text file needs bounded memory.
+TEXT_BLOCK_BYTES = 1 << 26
+
+
+def _iter_text(f, head, name, shape, fmt, check, block_bytes):
+    """``(start, boards)`` from a text stream, block by block."""
+    pending = head
+    eof = False
+    line0 = board0 = 0
+    while True:
+        while not eof and len(pending) < block_bytes:
+            more = f.read(block_bytes)
+            if not more:
+                eof = True
+            pending += more
+        if fmt == "auto" and not eof:
+            # settle the layout on a prefix, so the first cut already knows it
+            prefix = pending[: max(1 << 20, block_bytes // 64)]
+            prefix = prefix[: prefix.rfind(b"\n") + 1]
+            vals, counts = parse_text(prefix, name)
+            fmt = _detect_text_format(vals, counts, parse_shape(shape) if shape is not None else None)
+        if eof:
+            block, pending = pending, b""
+        else:
+            if fmt == "grids":  # cut after the last blank line
+                cut = max(pending.rfind(b"\n\n"), pending.rfind(b"\n\r\n"))
+                cut = pending.index(b"\n", cut + 1) + 1 if cut >= 0 else 0
+            else:  # cut after the last line end
+                cut = pending.rfind(b"\n") + 1
+            if cut <= 0:  # no cut point yet (a very long board): read on
+                more = f.read(block_bytes)
+                eof = not more
+                pending += more
+                continue
+            block, pending = pending[:cut], pending[cut:]
+        try:
+            boards, _, fmt, shape = _text_block(block, name, shape, fmt, check, line0, board0)
+        except _NoBoards:
+            if eof and board0 == 0:
+                raise
+            boards = None
+        if boards is not None and boards.shape[0]:
+            yield board0, boards
+            board0 += boards.shape[0]
+        line0 += block.count(b"\n")
+        if eof:
+            return
 
 
 def _is_npy_name(path) -> bool:
@@ -408,13 +476,14 @@ def count_boards(path, shape=None, fmt="auto"):
     return load_boards(path, shape, fmt, check=False).shape
 
 
-def iter_boards(source, shape=None, fmt="auto", chunk_boards=None, check=True, name=None):
+def iter_boards(source, shape=None, fmt="auto", chunk_boards=None, check=True, name=None, text_block_bytes=None):
     """Yield ``(start, boards)`` chunks of validated boards from a file.
 
     ``source`` is a path, ``"-"`` (standard input) or a binary file object.
     A ``.npy`` stream is read chunk by chunk with plain reads (resident
     memory stays near one chunk, whatever the file size); text is parsed
-    whole.  Errors name the file and the global board index (and line).
+    in blocks of :data:`TEXT_BLOCK_BYTES` cut at line ends (grids: at blank
+    lines).  Errors name the file and the global board index (and line).
 
     Examples
     --------
@@ -440,11 +509,10 @@ def iter_boards(source, shape=None, fmt="auto", chunk_boards=None, check=True, n
     try:
         head = _peek(f, 6)
         if head != b"\x93NUMPY":
-            data = head + f.read()
-            boards, _ = read_text_boards(data, name, shape, fmt, check)
-            step = chunk_boards or max(1, CHUNK_CELLS // (boards.shape[1] * boards.shape[2]))
-            for s in range(0, boards.shape[0], step):
-                yield s, boards[s : s + step]
+            for start, boards in _iter_text(f, head, name, shape, fmt, check, text_block_bytes or TEXT_BLOCK_BYTES):
+                step = chunk_boards or max(1, CHUNK_CELLS // (boards.shape[1] * boards.shape[2]))
+                for s in range(0, boards.shape[0], step):
+                    yield start + s, boards[s : s + step]
             return
         f = _Prefixed(head, f)
         (B, m, n), fortran, dtype = _npy_header(f, name)

@@ -248,3 +248,29 @@ def test_judge_catches_every_duplicate(n, data):
     what = "the blank \\(0\\)" if v == 0 else f"tile {v}"
     with pytest.raises(BoardFileError, match=f"line 3 \\(case 1\\): second grid holds {what} twice"):
         judge(text.encode(), "x")
+
+
+@pytest.mark.parametrize("fmt", ["lines", "grids"])
+def test_text_streams_in_blocks_with_global_lines(tmp_path, fmt):
+    boards = random_solvable(3, 3, count=3000, seed=8)
+    text = b"# a header line\n\n" + format_boards(boards[:1000], fmt) + (b"\n" if fmt == "grids" else b"")
+    text += b"# a comment between boards\n" + (b"\n" if fmt == "grids" else b"") + format_boards(boards[1000:], fmt)
+    p = tmp_path / "t.txt"
+    p.write_bytes(text)
+    whole = load_boards(str(p))
+    assert (whole == boards).all()
+    chunks = list(iter_boards(str(p), text_block_bytes=4096))
+    assert len(chunks) > 5
+    assert (np.concatenate([c for _, c in chunks]) == boards).all()
+    assert [s for s, _ in chunks] == list(np.cumsum([0] + [len(c) for _, c in chunks[:-1]]))
+    # an error deep in the file names the same line and board either way
+    bad = boards.copy()
+    bad[2345, 2, 2] = bad[2345, 0, 0]
+    p.write_bytes(b"# header\n" + format_boards(bad, fmt))
+    with pytest.raises(BoardFileError) as whole_err:
+        list(iter_boards(str(p)))
+    with pytest.raises(BoardFileError) as block_err:
+        list(iter_boards(str(p), text_block_bytes=4096))
+    assert str(whole_err.value) == str(block_err.value)
+    line = 2 + 2345 * (1 if fmt == "lines" else 4)
+    assert f"line {line}: board 2345 is not a permutation" in str(block_err.value)
