@@ -429,21 +429,24 @@ def _one_line(exc) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-_BLOCKED = "scipy.linalg"
+_BLOCKED = ("scipy.linalg", "cffi")
 
 
 def _quick_start(argv):
     """Trim start-up for the judge path, where start-up is part of the score.
 
     Numba's first compile or cache load imports its linear-algebra support,
-    which probes ``scipy.linalg`` for BLAS (a few tenths of a second).  The
-    judge path uses no linear algebra, so that probe is made to fail fast in
-    this process; the block is lifted before returning.
+    which probes ``scipy.linalg`` for BLAS, and its CFFI support (a few
+    tenths of a second together).  The judge path uses neither, so those
+    probes are made to fail fast in this process; the block is lifted before
+    returning.  Returns the names blocked.
     """
-    if "--judge" in argv and _BLOCKED not in sys.modules:
-        sys.modules[_BLOCKED] = None  # type: ignore[assignment]
-        return True
-    return False
+    if "--judge" not in argv:
+        return []
+    blocked = [m for m in _BLOCKED if m not in sys.modules]
+    for m in blocked:
+        sys.modules[m] = None  # type: ignore[assignment]
+    return blocked
 
 
 def main(argv=None) -> int:
@@ -453,8 +456,9 @@ def main(argv=None) -> int:
     try:
         return _main(argv)
     finally:
-        if blocked and _BLOCKED in sys.modules and sys.modules[_BLOCKED] is None:
-            del sys.modules[_BLOCKED]
+        for m in blocked:
+            if m in sys.modules and sys.modules[m] is None:
+                del sys.modules[m]
 
 
 def _main(argv) -> int:
