@@ -67,7 +67,13 @@ class _NoBoards(BoardFileError):
 
 
 def parse_shape(text) -> tuple[int, int]:
-    """``"4x4"`` -> ``(4, 4)``; also accepts ``"4"`` (square) and tuples."""
+    """``"4x4"`` -> ``(4, 4)``; also accepts ``"4"`` (square) and tuples.
+
+    Examples
+    --------
+    >>> parse_shape("3x5"), parse_shape("4"), parse_shape((2, 3))
+    ((3, 5), (4, 4), (2, 3))
+    """
     if isinstance(text, (tuple, list)):
         m, n = (int(v) for v in text)
     else:
@@ -181,6 +187,12 @@ def parse_text(data, name="<text>", line0=0):
         Every number, in order.
     counts : ndarray of int64
         Numbers on each physical line (-1: comment-only line).
+
+    Examples
+    --------
+    >>> vals, counts = parse_text(b"# two lines\\n1 2, 3\\n\\n4\\n")
+    >>> vals.tolist(), counts.tolist()
+    ([1, 2, 3, 4], [-1, 3, 0, 1])
     """
     buf = np.frombuffer(data, np.uint8) if not isinstance(data, np.ndarray) else data
     n_lines = int(np.count_nonzero(buf == 10)) + 1
@@ -762,6 +774,19 @@ def write_boards(path, boards, fmt=None):
 
     ``fmt``: ``"npy"``, ``"lines"`` or ``"grids"``; default from the name
     (``.npy`` -> npy, else lines).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "two.txt")
+    >>> write_boards(p, np.array([[[1, 2], [3, 0]], [[0, 1], [3, 2]]]), fmt="grids")
+    >>> print(open(p).read())
+    1 2
+    3 0
+    <BLANKLINE>
+    0 1
+    3 2
+    <BLANKLINE>
     """
     boards = np.asarray(boards)
     if boards.ndim == 2:
