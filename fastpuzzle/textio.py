@@ -40,6 +40,7 @@ import tempfile
 import numpy as np
 
 from ._jit import CHUNK_CELLS, jit
+from .inversion_kernels import _invariant_tree, _popcount64
 from .boards import BoardError, as_boards, board_dtype
 
 __all__ = [
@@ -802,38 +803,25 @@ def write_boards(path, boards, fmt=None):
 
 _J_OK, _J_CHAR, _J_SIDE, _J_EOF, _J_RANGE, _J_DUP, _J_BIG = 0, 1, 2, 3, 4, 5, 6
 
-#: Largest judge board side: ``n*n`` cells and a mark bit fit in 32 bits.
+#: Largest judge board side (n*n cells must fit the uint32 grid buffer).
 _JUDGE_MAX_SIDE = 46340
 
 
 @jit
-def _cycle_parity(cells):
-    """Parity of the map ``i -> cells[i]`` from its cycle count, and whether
-    the map is a permutation.
-
-    Values must lie in ``0..N-1``.  Visited cells are marked in place with
-    the top bit (``cells`` is scratch, left marked), so the walk touches one
-    compact array.  A map that is not one-to-one has a value nobody maps to;
-    the walk started there ends on a marked cell other than its start, which
-    is how duplicates are caught without a separate pass.
-    """
-    N = cells.shape[0]
-    mark = np.uint32(1 << 31)
-    cycles = 0
-    for s in range(N):
-        if cells[s] & mark:
-            continue
-        cycles += 1
-        i = s
-        while True:
-            nxt = cells[i]
-            if nxt & mark:
-                if i != s:
-                    return 0, False
-                break
-            cells[i] = nxt | mark
-            i = np.intp(nxt)
-    return (N - cycles) & 1, True
+def _tree_offsets(n_cells):
+    """Word offsets of the core parity tree (as
+    :func:`fastpuzzle.inversion_kernels.tree_levels`, inside a kernel)."""
+    levels = 1
+    w = (n_cells + 63) >> 6
+    while w > 1:
+        w = (w + 63) >> 6
+        levels += 1
+    off = np.zeros(levels + 1, np.int64)
+    w = (n_cells + 63) >> 6
+    for level in range(levels):
+        off[level + 1] = off[level] + w
+        w = (w + 63) >> 6
+    return off
 
 
 @jit
@@ -842,26 +830,32 @@ def _is_space(c):
 
 
 @jit
-def _judge_case(buf, pos, case, cells, err):
+def _judge_case(buf, pos, case, scratch, err):
     """Parse and answer the case whose ``n`` starts at or after ``buf[pos]``.
 
     ``buf`` must end with white space (a sentinel: digit loops need no bounds
-    check).  Each grid goes into the compact ``uint32`` buffer ``cells``
-    (grown when too small) with a range check, then its invariant is folded
-    in: permutation parity XOR colour (row + col) of the blank's cell.  A move
-    is one transposition and flips the colour, so the invariant is conserved;
-    it tells the two components of the state graph apart (n >= 2; for n = 1
-    both grids are the lone blank).
+    check).  Each grid is parsed into the compact ``uint32`` buffer
+    ``cells`` with a range check, then the core branch-free parity-tree kernel
+    (:func:`fastpuzzle.inversion_kernels._invariant_tree`) gives its
+    invariant: inversion parity XOR the colour (row + col) of the blank's
+    cell, conserved by every move and different between the two components
+    of the state graph (n >= 2; for n = 1 both grids are the lone blank).  The
+    tree's bottom level is the set of values seen, so a grid is a permutation
+    iff it has ``n*n`` bits set: duplicates cost one popcount pass over
+    ``n*n/64`` words.
 
-    Returns ``(answer, new_pos, cells)``: 1 = TAK, 0 = NIE, -1 = end of input,
-    -2 = error, with ``err`` = [code, case, byte position, grid, value]
-    (for a duplicate: the grid's first and last byte in ``err[2]``, ``err[4]``).
+    ``scratch`` = (cells, colour, words, offsets, n of colour) is reused
+    between cases of the same size.  Returns ``(answer, new_pos, scratch)``:
+    1 = TAK, 0 = NIE, -1 = end of input, -2 = error, with ``err`` =
+    [code, case, byte position, grid, value] (for a duplicate: the grid's
+    first and last byte in ``err[2]``, ``err[4]``).
     """
+    cells, colour, words, offsets, cur_n = scratch
     L = buf.shape[0]
     while pos < L and _is_space(buf[pos]):
         pos += 1
     if pos >= L:
-        return -1, pos, cells
+        return -1, pos, scratch
     start = pos
     n = 0
     while True:
@@ -873,26 +867,34 @@ def _judge_case(buf, pos, case, cells, err):
         pos += 1
     if pos == start or not _is_space(buf[pos]):
         err[0], err[1], err[2] = _J_CHAR, case, pos
-        return -2, pos, cells
+        return -2, pos, scratch
     if n < 1:
         err[0], err[1], err[2], err[4] = _J_SIDE, case, start, n
-        return -2, pos, cells
+        return -2, pos, scratch
     if n > _JUDGE_MAX_SIDE:
         err[0], err[1], err[2] = _J_BIG, case, start
-        return -2, pos, cells
+        return -2, pos, scratch
     N = n * n
-    if cells.shape[0] < N:
-        cells = np.empty(N, np.uint32)
+    if n != cur_n:
+        cur_n = n
+        if cells.shape[0] < N:
+            cells = np.empty(N, np.uint32)
+        colour = np.empty(N, np.uint8)
+        for i in range(N):
+            colour[i] = ((i // n) + (i % n)) & 1
+        offsets = _tree_offsets(N)
+        words = np.empty(offsets[offsets.shape[0] - 1], np.uint64)
+        scratch = (cells, colour, words, offsets, cur_n)
+    grid = cells[:N]
     inv = 0
     for g in range(2):
-        blank = 0
         grid_start = pos
         for i in range(N):
             while pos < L and _is_space(buf[pos]):
                 pos += 1
             if pos >= L:
                 err[0], err[1], err[2], err[3], err[4] = _J_EOF, case, pos, g, g * N + i
-                return -2, pos, cells
+                return -2, pos, scratch
             start = pos
             v = 0
             while True:
@@ -904,19 +906,19 @@ def _judge_case(buf, pos, case, cells, err):
                 pos += 1
             if pos == start or not _is_space(buf[pos]):
                 err[0], err[1], err[2], err[3] = _J_CHAR, case, pos, g
-                return -2, pos, cells
+                return -2, pos, scratch
             if v >= N:
                 err[0], err[1], err[2], err[3], err[4] = _J_RANGE, case, start, g, v
-                return -2, pos, cells
-            if v == 0:
-                blank = i
-            cells[i] = v
-        parity, ok = _cycle_parity(cells[:N])
-        if not ok:
+                return -2, pos, scratch
+            grid[i] = v
+        inv ^= _invariant_tree(grid, colour, words, offsets)
+        seen = 0
+        for w in range(offsets[1]):
+            seen += _popcount64(words[w])
+        if seen != N:
             err[0], err[1], err[2], err[3], err[4] = _J_DUP, case, grid_start, g, pos
-            return -2, pos, cells
-        inv ^= parity ^ ((blank // n + blank % n) & 1)
-    return (1 if inv == 0 else 0), pos, cells
+            return -2, pos, scratch
+    return (1 if inv == 0 else 0), pos, scratch
 
 
 @jit
@@ -925,9 +927,9 @@ def _judge_bytes(buf, out, err):
     Returns the number of cases; stops at the first error (``err[0] != 0``)."""
     pos = 0
     case = 0
-    cells = np.empty(0, np.uint32)
+    scratch = (np.empty(0, np.uint32), np.empty(0, np.uint8), np.empty(0, np.uint64), np.zeros(2, np.int64), -1)
     while True:
-        ans, pos, cells = _judge_case(buf, pos, case, cells, err)
+        ans, pos, scratch = _judge_case(buf, pos, case, scratch, err)
         if ans < 0:
             return case
         out[case] = ans
