@@ -12,6 +12,7 @@ Side by side in one run, on the same machine and thread count:
 * ``scramble``: random walks, moves per second.
 
 ``ratio`` = NumPy seconds / our seconds (>= 1: we are at least as fast).
+Prints the core count and thread count first.
 """
 
 from __future__ import annotations
@@ -19,25 +20,21 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
+from bench.common import median_seconds, print_header, print_rows, row  # noqa: E402
 from fastpuzzle.generate import random_permutations, random_solvable, scramble  # noqa: E402
 from fastpuzzle.solvability import is_solvable  # noqa: E402
 
+FAMILY = "generate"
+
 
 def _median_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return float(np.median(times))
+    return median_seconds(fn, repeats, warmup=0)
 
 
 def _numpy_permuted(m, n, count, seed):
@@ -63,28 +60,21 @@ def run(quick: bool = False) -> list[dict]:
         sample = random_solvable(m, n, count=min(count, 100_000), seed=2)
         assert is_solvable(sample).all()
         label = f"{count:,} {m}x{n}"
-        rows.append(dict(family="generate", name=f"random_solvable {label}", value=count / t_sol, unit="boards/s",
-                         ratio=t_np / t_sol, baseline=f"numpy Generator.permuted {t_np:.3f} s",
-                         note=f"{t_sol:.3f} s; uniform over solvable boards"))
-        rows.append(dict(family="generate", name=f"random_permutations {label}", value=count / t_perm,
-                         unit="boards/s", ratio=t_np / t_perm, baseline=f"numpy Generator.permuted {t_np:.3f} s",
-                         note=f"{t_perm:.3f} s; plain shuffles, same work as NumPy"))
+        base = f"numpy Generator.permuted {t_np:.3f} s"
+        rows.append(row(FAMILY, f"random_solvable {label}", count / t_sol, "boards/s", t_np / t_sol, base,
+                        f"{t_sol:.3f} s, uniform over solvable boards"))
+        rows.append(row(FAMILY, f"random_permutations {label}", count / t_perm, "boards/s", t_np / t_perm, base,
+                        f"{t_perm:.3f} s, plain shuffles: the same work as NumPy"))
     count, k = (1_000_000, 100) if not quick else (100_000, 100)
     t_scr = _median_time(lambda: scramble(4, 4, k, count=count, seed=1), repeats)
-    rows.append(dict(family="generate", name=f"scramble {count:,} 4x4 x {k} moves", value=count * k / t_scr,
-                     unit="moves/s", ratio=None, baseline=None, note=f"{t_scr:.3f} s"))
+    rows.append(row(FAMILY, f"scramble {count:,} 4x4 x {k} moves", count * k / t_scr, "moves/s",
+                    note=f"{t_scr:.3f} s"))
     return rows
-
-
-def print_rows(rows, title):
-    print(f"{title}: {os.cpu_count()} CPUs, {numba.get_num_threads()} Numba threads, numpy {np.__version__}")
-    for r in rows:
-        ratio = f"  x{r['ratio']:.2f} vs {r['baseline']}" if r["ratio"] is not None else ""
-        print(f"  {r['name']:<40} {r['value']:>14,.0f} {r['unit']:<9} ({r['note']}){ratio}")
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a tenth of the sizes, fewer repeats")
     args = ap.parse_args()
-    print_rows(run(args.quick), "bench_generate")
+    print_header("generation: random solvable boards, permutations, scrambles")
+    print_rows(run(args.quick))

@@ -27,13 +27,17 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+if __package__ in (None, ""):
+    sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
+from bench.common import print_header, print_rows, row  # noqa: E402
 from fastpuzzle.generate import generate_chunks, random_permutations  # noqa: E402
 from fastpuzzle.solvability import is_solvable  # noqa: E402
 from fastpuzzle.textio import NpyWriter, format_boards  # noqa: E402
+
+FAMILY = "io"
 
 CHECK_WRAPPER = (
     "import resource, sys, time; t = time.perf_counter(); from fastpuzzle.cli import main; "
@@ -59,8 +63,8 @@ def bench_check(workdir, count):
     path = os.path.join(workdir, "bench_check.npy")
     free = shutil.disk_usage(workdir).free
     if free < count * 16 * 1.2:
-        return [dict(family="io", name="check .npy streaming", value=float("nan"), unit="boards/s", ratio=None,
-                     baseline=None, note=f"skipped: {free / 1e9:.1f} GB free in {workdir}, need {count * 16 / 1e9:.1f}")]
+        return [row(FAMILY, "check .npy streaming", float("nan"), "boards/s",
+                    note=f"skipped: {free / 1e9:.1f} GB free in {workdir}, need {count * 16 / 1e9:.1f}")]
     try:
         _write_npy(path, count)
         size = os.path.getsize(path)
@@ -92,11 +96,11 @@ def bench_check(workdir, count):
     stream_rate = count / loop_s
     mem_rate = k / t_mem
     return [
-        dict(family="io", name=f"check .npy streaming {count:,} 4x4 ({size / 1e9:.2f} GB)", value=stream_rate,
-             unit="boards/s", ratio=stream_rate / mem_rate, baseline=f"in-memory is_solvable {mem_rate:,.0f} boards/s",
-             note=f"loop {loop_s:.2f} s, process wall {wall:.2f} s"),
-        dict(family="io", name="check .npy peak memory", value=rss / 1e6, unit="MB", ratio=rss / size,
-             baseline=f"file {size / 1e6:,.0f} MB", note="peak RSS of the check process / file size (goal < 0.25)"),
+        row(FAMILY, f"check .npy streaming {count:,} 4x4 ({size / 1e9:.2f} GB)", stream_rate, "boards/s",
+            stream_rate / mem_rate, f"in-memory is_solvable {mem_rate:,.0f} boards/s",
+            f"loop {loop_s:.2f} s, process wall {wall:.2f} s"),
+        row(FAMILY, "check .npy peak memory", rss / 1e6, "MB", rss / size, f"file {size / 1e6:,.0f} MB",
+            "peak RSS of the check process / file size, goal < 0.25"),
     ]
 
 
@@ -141,10 +145,9 @@ def bench_judge(workdir, repeats):
             if os.path.exists(p):
                 os.unlink(p)
     answers = ours.decode().split()
-    return [dict(family="io", name=f"judge 20 cases n=499 ({mb:.0f} MB), start-up included", value=t_ours, unit="s",
-                 ratio=(t_c / t_ours) if t_c else None,
-                 baseline=f"C scanf {t_c:.2f} s" if t_c else "C scanf: no compiler here",
-                 note=f"{answers.count('TAK')} TAK / {answers.count('NIE')} NIE, answers equal to C")]
+    return [row(FAMILY, f"judge 20 cases n=499 ({mb:.0f} MB), start-up included", t_ours, "s",
+                (t_c / t_ours) if t_c else None, f"C scanf {t_c:.2f} s" if t_c else "C scanf: no compiler here",
+                f"{answers.count('TAK')} TAK / {answers.count('NIE')} NIE, answers equal to C; ratio = C s / ours")]
 
 
 def run(quick: bool = False, boards: int | None = None, workdir: str | None = None) -> list[dict]:
@@ -161,8 +164,5 @@ if __name__ == "__main__":
     ap.add_argument("--boards", type=int, help="boards in the .npy file (default 10^8, quick 10^7)")
     ap.add_argument("--dir", help="where to write the temporary files (default: the temp dir)")
     args = ap.parse_args()
-    rows = run(args.quick, args.boards, args.dir)
-    print(f"bench_io: {os.cpu_count()} CPUs, python {sys.version.split()[0]}, numpy {np.__version__}")
-    for r in rows:
-        ratio = f"  ratio {r['ratio']:.2f} vs {r['baseline']}" if r["ratio"] is not None else f"  ({r['baseline']})"
-        print(f"  {r['name']:<58} {r['value']:>14,.3f} {r['unit']:<9} [{r['note']}]{ratio}")
+    print_header("board files: streaming check and the judge format")
+    print_rows(run(args.quick, args.boards, args.dir))
