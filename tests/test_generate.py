@@ -245,3 +245,41 @@ def test_scramble_custom_goal_and_moves_distribution(rng):
     counts = np.bincount(codes[:, 0], minlength=4)  # goal blank at bottom-right: U or L
     assert counts[2] == 0 and counts[3] == 0
     assert abs(counts[0] - 20000) < 4 * math.sqrt(10000)
+
+
+@pytest.mark.parametrize("m,n,kind", [(4, 4, "solvable"), (5, 5, "solvable"), (4, 4, "plain"), (3, 7, "solvable")])
+def test_every_tile_equally_likely_in_every_cell(m, n, kind):
+    """On boards of 16+ cells (too many to enumerate): among all boards that
+    reach the goal, tile t sits in cell c in exactly (N-1)!/2 of them, so the
+    (cell, tile) table must be flat.  Pearson statistic of a table with fixed
+    margins: about chi-square with (N-1)^2 degrees of freedom."""
+    N = m * n
+    count = 1000 * N
+    gen = random_solvable if kind == "solvable" else random_permutations
+    flat = gen(m, n, count=count, seed=N).reshape(count, N).astype(np.int64)
+    table = np.zeros((N, N))
+    for c in range(N):
+        table[c] = np.bincount(flat[:, c], minlength=N)
+    expected = count / N
+    stat = float(((table - expected) ** 2 / expected).sum())
+    assert stat < chi2_critical((N - 1) ** 2)
+
+
+def test_cell_table_statistic_rejects_a_slightly_biased_shuffle():
+    """The same statistic flags the classic off-by-one shuffle (j drawn from
+    0..i-1: Sattolo's algorithm, which makes only cyclic permutations and
+    never leaves a tile in place)."""
+    rng = np.random.default_rng(1)
+    N, count = 16, 16000
+    flat = np.tile(np.arange(N), (count, 1))
+    for i in range(N - 1, 0, -1):
+        j = rng.integers(0, i, size=count)  # should be 0..i
+        rows = np.arange(count)
+        a, b = flat[rows, i].copy(), flat[rows, j].copy()
+        flat[rows, i], flat[rows, j] = b, a
+    table = np.zeros((N, N))
+    for c in range(N):
+        table[c] = np.bincount(flat[:, c], minlength=N)
+    expected = count / N
+    stat = float(((table - expected) ** 2 / expected).sum())
+    assert stat > chi2_critical((N - 1) ** 2)
