@@ -41,7 +41,7 @@ import numpy as np
 
 from ._jit import CHUNK_CELLS, jit
 from .inversion_kernels import _invariant_tree, _popcount64
-from .boards import BoardError, as_boards, board_dtype
+from .boards import BoardError, as_boards
 
 __all__ = [
     "BoardFileError",

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from fastpuzzle import is_solvable
 from fastpuzzle.generate import random_permutations, random_solvable

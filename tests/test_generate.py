@@ -10,7 +10,6 @@ from fastpuzzle.generate import generate_chunks, random_permutations, random_sol
 from .naive import (
     naive_bfs_component,
     naive_biased_solvable,
-    naive_goal,
     naive_reachable_from_goal,
 )
 
