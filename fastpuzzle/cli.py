@@ -417,11 +417,9 @@ def build_parser():
     for mod_name in OPTIONAL_SUBCOMMANDS:
         try:
             mod = importlib.import_module(f".{mod_name}", __package__)
-        except ModuleNotFoundError as e:
-            if e.name == f"{__package__}.{mod_name}":
-                continue
-            raise
-        mod.add_parser(sub)  # the module sets its own defaults(run=...)
+        except ImportError:  # not in this build (or its dependencies are missing)
+            continue
+        mod.add_parser(sub)  # run(args) is found by name if it sets no default
     return p
 
 
@@ -468,7 +466,7 @@ def _main(argv) -> int:
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     run = getattr(args, "run", None)
-    if run is None:  # an optional subcommand that set no default: use its module's run()
+    if run is None:  # an optional subcommand that set no default: its module's run()
         run = importlib.import_module(f".cli_{args.command}", __package__).run
     from .boards import BoardError
     from .textio import BoardFileError

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from fastpuzzle import is_solvable
 from fastpuzzle.generate import random_permutations, random_solvable
@@ -171,3 +172,30 @@ def test_generate_to_stdout_with_progress_bar():
     boards, _ = read_text_boards(p.stdout, "stdout")
     assert (boards == random_solvable(3, 3, count=50, seed=5)).all()
     assert b"generate" in p.stderr and b"50" in p.stderr  # the tqdm bar went to stderr
+
+
+def test_optional_subcommands_register_themselves(monkeypatch, capsys):
+    """A module fastpuzzle.cli_solve with add_parser/run becomes `fastpuzzle solve`."""
+    import types
+
+    from fastpuzzle import cli as cli_module
+
+    calls = []
+    fake = types.ModuleType("fastpuzzle.cli_solve")
+
+    def add_parser(subparsers):
+        p = subparsers.add_parser("solve", help="solve boards")
+        p.add_argument("file")
+
+    def run(args):
+        calls.append(args.file)
+        return 0
+
+    fake.add_parser, fake.run = add_parser, run
+    monkeypatch.setitem(sys.modules, "fastpuzzle.cli_solve", fake)
+    assert cli_module.main(["solve", "boards.txt"]) == 0
+    assert calls == ["boards.txt"]
+    monkeypatch.delitem(sys.modules, "fastpuzzle.cli_solve")
+    with pytest.raises(SystemExit):
+        cli_module.main(["solve", "boards.txt"])  # not registered without the module
+    assert "invalid choice" in capsys.readouterr().err
