@@ -107,8 +107,9 @@ def machine() -> dict:
     return _machine()
 
 
-def run_families(families, quick: bool, log=sys.stderr) -> dict:
+def run_families(families, quick: bool, log=None) -> dict:
     """Run ``families`` one after another; returns the result document (see :func:`main`)."""
+    log = sys.stderr if log is None else log
     rows, seconds, errors = [], {}, {}
     for fam in families:
         print(f"== {fam} ({'quick' if quick else 'full'}) ...", file=log, flush=True)
