@@ -69,6 +69,30 @@ def test_bad_board_in_a_chunk_names_its_batch_index(client, rng):
         client.compute(fd.is_solvable(fd.as_dask_boards(boards, chunks=100))).result()
 
 
+@pytest.mark.parametrize("m,n,count", [(4, 4, 10_000), (3, 3, 777), (1, 5, 300), (9, 9, 3000)])
+def test_random_solvable_chunks_equal_local_result(client, m, n, count):
+    x = fd.random_solvable(m, n, count, seed=2024, chunks=1000)
+    assert x.shape == (count, m, n)
+    got = client.compute(x).result()
+    assert (got == fp.random_solvable(m, n, count, seed=2024)).all()
+    assert fp.is_solvable(got).all()
+    # chunks are reproducible: any chunking, any worker, same boards
+    again = fd.random_solvable(m, n, count, seed=2024, chunks=5000).compute(scheduler="threads")
+    assert (again == got).all()
+    plain = fd.random_solvable(m, n, count, seed=2024, chunks=1000, solvable=False).compute(scheduler="threads")
+    assert (plain == fp.random_permutations(m, n, count, seed=2024)).all()
+
+
+def test_random_solvable_custom_goal_and_seed_kinds(client):
+    goal = fp.random_solvable(3, 4, seed=1)
+    seq = np.random.SeedSequence(99)
+    x = client.compute(fd.random_solvable(3, 4, 2000, seed=seq, goal=goal, chunks=300)).result()
+    assert (x == fp.random_solvable(3, 4, 2000, seed=np.random.SeedSequence(99), goal=goal)).all()
+    assert fp.is_solvable(x, goal=goal).all()
+    with pytest.raises(ValueError, match="count is required"):
+        fd.random_solvable(3, 3, None)
+
+
 def test_npy_and_zarr_round_trip(tmp_path, rng):
     boards = boards_of(rng, 2000, 4, 4)
     np.save(tmp_path / "b.npy", boards)
