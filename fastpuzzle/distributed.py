@@ -28,7 +28,7 @@ from .solvability import reachable as _reachable
 
 __all__ = [
     "as_dask_boards", "is_solvable", "reachable", "inversions", "random_solvable",
-    "from_npy", "to_zarr", "from_zarr", "compute",
+    "from_npy", "to_zarr", "from_zarr", "compute", "iter_blocks",
 ]
 
 #: Default boards per chunk: about 64 MiB of 4x4 uint8 boards.
@@ -224,6 +224,47 @@ def to_zarr(boards, path, chunks=None, overwrite: bool = False):
 def from_zarr(path) -> "da.Array":
     """A dask array of boards from a zarr store written by :func:`to_zarr`."""
     return as_dask_boards(da.from_zarr(str(path)))
+
+
+def iter_blocks(x, scheduler=None, window: int = 4):
+    """Yield ``(start, block)`` of a dask array along axis 0, in order, with
+    at most ``window`` blocks in flight: the results stream to the caller
+    (a file writer, a printer) without ever holding the whole array.
+
+    ``scheduler`` is a ``distributed`` address (``"tcp://host:port"``), a
+    ``distributed.Client``, or a local scheduler name (``"threads"``...).
+    """
+    starts = np.concatenate([[0], np.cumsum(x.chunks[0])[:-1]]).astype(np.int64)
+    blocks = [x.blocks[i] for i in range(len(x.chunks[0]))]
+    client, own = _client_for(scheduler)
+    try:
+        if client is None:
+            for lo in range(0, len(blocks), window):
+                results = dask.compute(*blocks[lo:lo + window], scheduler=scheduler or "threads")
+                for k, block in enumerate(results):
+                    yield int(starts[lo + k]), block
+            return
+        pending = {}
+        next_submit = 0
+        for i in range(len(blocks)):
+            while next_submit < len(blocks) and next_submit < i + window:
+                pending[next_submit] = client.compute(blocks[next_submit])
+                next_submit += 1
+            yield int(starts[i]), pending.pop(i).result()
+    finally:
+        if own:
+            client.close()
+
+
+def _client_for(scheduler):
+    """(client or None, whether we opened it)."""
+    if scheduler is None or isinstance(scheduler, str) and "://" not in scheduler:
+        return None, False
+    from distributed import Client
+
+    if isinstance(scheduler, Client):
+        return scheduler, False
+    return Client(scheduler), True
 
 
 def compute(*arrays, scheduler=None):

@@ -122,3 +122,41 @@ def test_killed_worker_loses_and_duplicates_nothing(client, rng):
     assert (result == fp.is_solvable(boards)).all()
     client.wait_for_workers(2, timeout=60)
     assert victim not in client.run(os.getpid).values()  # the worker really died and was replaced
+
+
+def _cli(*args, cwd):
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root)
+    return subprocess.run([sys.executable, "-m", "fastpuzzle", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_cli_generate_and_check_on_the_cluster(client, tmp_path):
+    address = client.scheduler.address
+    local = _cli("generate", "--shape", "3x4", "--count", "20000", "--seed", "8", "--permutations",
+                 "--out", "local.npy", cwd=tmp_path)
+    remote = _cli("generate", "--shape", "3x4", "--count", "20000", "--seed", "8", "--permutations",
+                  "--out", "remote.npy", "--scheduler", address, cwd=tmp_path)
+    assert local.returncode == 0 and remote.returncode == 0, remote.stderr
+    boards = np.load(tmp_path / "local.npy")
+    assert (np.load(tmp_path / "remote.npy") == boards).all()
+    checked = _cli("check", "remote.npy", "--summary", "--scheduler", address, "--out", "mask.npy", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    expected = fp.is_solvable(boards)
+    assert f"solvable: {int(expected.sum())} " in checked.stdout
+    assert (np.load(tmp_path / "mask.npy") == expected).all()
+    threads = _cli("check", "remote.npy", "--dask", cwd=tmp_path)
+    assert threads.stdout.split() == ["solvable" if v else "unsolvable" for v in expected]
+
+
+def test_cli_dask_bad_board_is_one_line_and_status_2(client, tmp_path):
+    boards = fp.random_solvable(3, 3, 500, seed=1)
+    boards[321, 0, 0] = boards[321, 0, 1]
+    np.save(tmp_path / "bad.npy", boards)
+    result = _cli("check", "bad.npy", "--scheduler", client.scheduler.address, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "board 321 is not a permutation" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
