@@ -12,6 +12,8 @@ Install with ``pip install -e ".[dask]"``.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 try:
@@ -203,13 +205,28 @@ def random_solvable(m, n, count, seed=None, goal=None, *, chunks=None, solvable:
     )
 
 
+def _npy_chunk(path, block_info=None):
+    (start, stop), _, _ = block_info[None]["array-location"]
+    return np.array(np.load(path, mmap_mode="r")[start:stop])
+
+
 def from_npy(path, chunks=None) -> "da.Array":
-    """A dask array over a ``.npy`` file of boards, memory-mapped: nothing is
-    read until a task needs its chunk."""
+    """A dask array over a ``.npy`` file of boards.
+
+    Only the header is read here; each task memory-maps the file and copies
+    its own slice, so nothing but the path travels in the graph.  On a
+    cluster, every worker must see ``path`` (a shared file system).
+    """
+    path = os.path.abspath(os.fspath(path))
     data = np.load(path, mmap_mode="r")
     if data.ndim != 3:
         raise ValueError(f"{path}: expected boards (B, m, n), found an array of shape {data.shape}")
-    return as_dask_boards(data, chunks or default_chunks(*data.shape[1:]))
+    count, m, n = data.shape
+    per_chunk = chunks or default_chunks(m, n)
+    sizes = tuple(min(per_chunk, count - lo) for lo in range(0, count, per_chunk)) or (0,)
+    x = da.map_blocks(_npy_chunk, path, chunks=(sizes, (m,), (n,)), dtype=data.dtype,
+                      meta=np.empty((0, m, n), data.dtype))
+    return as_dask_boards(x)
 
 
 def to_zarr(boards, path, chunks=None, overwrite: bool = False):
