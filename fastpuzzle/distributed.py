@@ -30,7 +30,7 @@ from .solvability import reachable as _reachable
 
 __all__ = [
     "as_dask_boards", "is_solvable", "reachable", "inversions", "random_solvable",
-    "from_npy", "to_zarr", "from_zarr", "compute", "iter_blocks",
+    "from_npy", "to_zarr", "from_zarr", "compute", "iter_blocks", "solve_many",
 ]
 
 #: Default boards per chunk: about 64 MiB of 4x4 uint8 boards.
@@ -241,6 +241,80 @@ def to_zarr(boards, path, chunks=None, overwrite: bool = False):
 def from_zarr(path) -> "da.Array":
     """A dask array of boards from a zarr store written by :func:`to_zarr`."""
     return as_dask_boards(da.from_zarr(str(path)))
+
+
+def _solve_chunk(boards, goal, heuristic, max_nodes, time_limit, method, threads):
+    from .search.solve import solve_many as _solve_many
+
+    result = _solve_many(boards, goal=goal, heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit,
+                         method=method, threads=threads)
+    return result.lengths, result.nodes, result.status, result.seconds, result.moves
+
+
+def solve_many(boards, client=None, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
+               method="auto", chunk_boards: int = 64, threads=None):
+    """:func:`fastpuzzle.solve_many` over a ``distributed.Client``: one task
+    per chunk of boards, results gathered in order.
+
+    Parameters
+    ----------
+    boards : array_like (B, m, n) or dask array
+        Start boards.  A NumPy batch is validated (and checked solvable) here,
+        before any task is scheduled; a dask array is validated in its tasks.
+    client : distributed.Client, optional
+        Default: the current client (``distributed.get_client()``).
+    goal, heuristic, max_nodes, time_limit, method
+        As in :func:`fastpuzzle.solve_many`; budgets are per board.
+    chunk_boards : int
+        Boards per task: small enough to balance hard boards across workers.
+    threads : int, optional
+        Threads per task inside a worker.
+
+    Returns
+    -------
+    SolveManyResult
+        As from :func:`fastpuzzle.solve_many`, in the order of ``boards``.
+    """
+    from distributed import get_client
+
+    from .search.solve import SolveManyResult, _check_options
+
+    _check_options(heuristic, method, max_nodes, time_limit)
+    client = client or get_client()
+    if isinstance(boards, da.Array):
+        x = as_dask_boards(boards, chunk_boards)
+        parts = [x.blocks[i] for i in range(len(x.chunks[0]))]
+        m, n = x.shape[1:]
+        target = as_goal(goal, m, n)
+        futures = [client.compute(p) for p in parts]
+        futures = [client.submit(_solve_chunk, f, target, heuristic, max_nodes, time_limit, method, threads)
+                   for f in futures]
+    else:
+        from .boards import as_boards
+        from .solvability import is_solvable as _solvable
+
+        batch, _ = as_boards(boards)
+        m, n = batch.shape[1:]
+        target = as_goal(goal, m, n)
+        ok = _solvable(batch, target, check=False)
+        if not ok.all():
+            bad = int(np.flatnonzero(~ok)[0])
+            raise ValueError(f"board {bad} cannot reach the goal (it lies in the other half of the state space)")
+        scattered = client.scatter(target, broadcast=True)
+        futures = [
+            client.submit(_solve_chunk, batch[lo:lo + chunk_boards], scattered, heuristic, max_nodes, time_limit,
+                          method, threads, pure=False)
+            for lo in range(0, batch.shape[0], chunk_boards)
+        ]
+    parts = client.gather(futures)
+    if not parts:
+        empty = np.zeros(0, np.int64)
+        return SolveManyResult(empty, empty.copy(), np.zeros(0, "<U7"), np.zeros(0), [], method, heuristic)
+    return SolveManyResult(
+        np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
+        [mv for p in parts for mv in p[4]], method, heuristic,
+    )
 
 
 def iter_blocks(x, scheduler=None, window: int = 4):
