@@ -133,13 +133,7 @@ def _run_check(args):
         if args.out is not None and source != "-" and _is_npy_name(source):
             writer = NpyWriter(args.out, (count_boards(source)[0],), np.bool_).__enter__()
         out = sys.stdout
-        for start, chunk in iter_boards(source, shape=args.shape, fmt=args.format, name=name):
-            if goal is not None and chunk.shape[1:] != goal.shape:
-                raise BoardFileError(
-                    f"{args.goal}: the goal is {goal.shape[0]}x{goal.shape[1]} but {name} holds "
-                    f"{chunk.shape[1]}x{chunk.shape[2]} boards"
-                )
-            mask = is_solvable(chunk, goal, check=False)
+        for start, mask in _check_masks(args, source, name, goal):
             total += mask.shape[0]
             solvable += int(np.count_nonzero(mask))
             if writer is not None:
@@ -168,6 +162,43 @@ def _run_check(args):
         print(f"{no}: {total - solvable}")
         print(f"seconds: {seconds:.3f} ({total / seconds if seconds > 0 else 0:,.0f} boards/s)")
     return 0
+
+
+def _check_masks(args, source, name, goal):
+    """(start, verdict mask) per chunk of the input: local streaming, or Dask
+    tasks when --dask/--scheduler is given."""
+    from .solvability import is_solvable
+    from .textio import BoardFileError, _is_npy_name, iter_boards
+
+    def same_shape(shape):
+        if goal is not None and shape != goal.shape:
+            raise BoardFileError(
+                f"{args.goal}: the goal is {goal.shape[0]}x{goal.shape[1]} but {name} holds "
+                f"{shape[0]}x{shape[1]} boards"
+            )
+
+    if args.dask or args.scheduler:
+        fd = _dask_module()
+        if source == "-" or not (_is_npy_name(source) or source.rstrip("/").endswith(".zarr")):
+            raise CLIError("--dask/--scheduler read a .npy file or a .zarr store")
+        x = fd.from_zarr(source) if source.rstrip("/").endswith(".zarr") else fd.from_npy(source)
+        same_shape(x.shape[1:])
+        try:
+            yield from fd.iter_blocks(fd.is_solvable(x, goal), scheduler=args.scheduler or "threads")
+        except ValueError as error:
+            raise BoardFileError(f"{name}: {error}") from None
+        return
+    for start, chunk in iter_boards(source, shape=args.shape, fmt=args.format, name=name):
+        same_shape(chunk.shape[1:])
+        yield start, is_solvable(chunk, goal, check=False)
+
+
+def _dask_module():
+    try:
+        from . import distributed
+    except ImportError as error:
+        raise CLIError(f"{error}") from None
+    return distributed
 
 
 def _read_bytes_fast(src):
@@ -254,7 +285,15 @@ def _run_generate(args):
     kind = "permutations" if args.permutations else "solvable"
     try:
         with writer_for(args.out, (count, m, n), board_dtype(m * n), fmt) as w:
-            for _, chunk in generate_chunks(m, n, count, seed=args.seed, goal=goal, scramble_moves=args.scramble, kind=kind):
+            if args.dask or args.scheduler:
+                if args.scramble is not None:
+                    raise CLIError("--dask/--scheduler make random boards; --scramble runs locally")
+                fd = _dask_module()
+                lazy = fd.random_solvable(m, n, count, seed=args.seed, goal=goal, solvable=kind == "solvable")
+                chunks = fd.iter_blocks(lazy, scheduler=args.scheduler or "threads")
+            else:
+                chunks = generate_chunks(m, n, count, seed=args.seed, goal=goal, scramble_moves=args.scramble, kind=kind)
+            for _, chunk in chunks:
                 w.write(chunk)
                 bar.update(chunk.shape[0])
     finally:
@@ -370,6 +409,8 @@ def build_parser():
     c.add_argument("--goal", metavar="FILE", help="check reachability of the board in FILE instead of the default goal")
     c.add_argument("--summary", action="store_true", help="print counts instead of a verdict per board")
     c.add_argument("--out", metavar="MASK.npy", help="write the verdicts as a .npy bool mask")
+    c.add_argument("--dask", action="store_true", help="run the chunks as Dask tasks on local threads (needs the dask extra)")
+    c.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (tcp://host:port)")
     c.set_defaults(run=_run_check)
 
     r = sub.add_parser(
@@ -401,6 +442,8 @@ def build_parser():
     g.add_argument("--format", choices=["npy", "lines", "grids"], help="output format (default: from the name)")
     g.add_argument("--progress", action="store_true", help="always show the progress bar")
     g.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    g.add_argument("--dask", action="store_true", help="run the chunks as Dask tasks on local threads (needs the dask extra)")
+    g.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (tcp://host:port)")
     g.set_defaults(run=_run_generate)
 
     d = sub.add_parser(
