@@ -121,3 +121,21 @@ def test_table_format_handles_empty_and_odd_values():
     assert suite.format_table([]).splitlines()[0].startswith("family")
     text = suite.format_table([{"family": "x", "name": "n", "value": "1/3", "unit": "", "ratio": None}])
     assert "1/3" in text
+
+
+def test_plot_reads_the_json_and_writes_images(families, tmp_path):
+    pytest.importorskip("matplotlib")
+    from bench import plot
+
+    assert plot.rate({"unit": "M boards/s", "value": 2.0}) == (2e6, "boards")
+    assert plot.rate({"unit": "nodes/s", "value": 5}) == (5.0, "nodes")
+    assert plot.rate({"unit": "ms", "value": 5.0}) is None
+    assert plot.rate({"unit": "boards/s", "value": float("nan")}) is None
+    out = tmp_path / "r.json"
+    assert suite.main(["--only", "solvability", "--json", str(out)]) == 0
+    assert plot.main([str(out), "--out", str(tmp_path / "fig"), "--svg"]) == 0
+    for name in ["bench_throughput.png", "bench_ratios.png", "bench_throughput.svg"]:
+        data = (tmp_path / "fig" / name).read_bytes()
+        assert len(data) > 1000
+    assert (tmp_path / "fig" / "bench_throughput.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert plot.main([str(tmp_path / "missing.json")]) == 2
