@@ -289,10 +289,13 @@ class SearchTables:
     ----------
     nbr : int64 (N*4,)
         Neighbour of a cell in each direction, -1 off the board.
-    succ_n, succ_op : int64 (N*5,), (N*5*4,)
+    succ_n, succ_op, succ_src : int64 (N*5,), (N*5*4,), (N*5*4,)
         For a blank cell and the previous move (4 = none), the legal moves in
-        U L R D order without the move that undoes the previous one.
-    dmd : int64 (N*N*4,)
+        U L R D order without the move that undoes the previous one, and
+        ``4 * cell + op`` with the cell each one takes the blank to.
+    mv : int64 (N*N*4,)
+        Packed ``(dmd + 1) | gl << 2 | dw << 16`` (what the kernel reads).
+    dmd : int8 (N*N*4,)
         Change of Manhattan distance for move ``idx``.
     gl, dw : int64 (N*N*4,)
         Goal line whose conflict penalty the move can change (``m+n`` = a dummy
@@ -321,16 +324,19 @@ class SearchTables:
         self.nbr = nbr.ravel().astype(np.int64)
         succ_n = np.zeros((N, 5), np.int64)
         succ_op = np.zeros((N, 5, 4), np.int64)
+        succ_src = np.zeros((N, 5, 4), np.int64)
         for b in range(N):
             for prev in range(5):
                 k = 0
                 for op in range(4):
                     if nbr[b, op] >= 0 and not (prev < 4 and op == 3 - prev):
                         succ_op[b, prev, k] = op
+                        succ_src[b, prev, k] = nbr[b, op] * 4 + op
                         k += 1
                 succ_n[b, prev] = k
         self.succ_n = succ_n.ravel()
         self.succ_op = succ_op.ravel()
+        self.succ_src = succ_src.ravel()
 
         md = np.abs(r[None, :] - grow[:, None]) + np.abs(c[None, :] - gcol[:, None])  # (tile, cell)
         md[0] = 0
@@ -371,7 +377,11 @@ class SearchTables:
                         if gr == rb:
                             ol[t, b, op] = rb
                             ow[t, b, op] = wgt * (gc + 1) * (row_base**cb - row_base**cs)
-        # Small dtypes keep the hot tables in L1 cache.
+        if m + n >= 1 << 14:
+            raise ValueError(f"boards with {m}+{n} lines are too large for the search tables")
+        # One word per move: Manhattan change, changed goal line and its code
+        # change, decoded with shifts (one load instead of three in the hot loop).
+        self.mv = ((dmd + 1) | (gl << 2) | (dw << 16)).ravel().astype(np.int64)
         self.dmd = dmd.ravel().astype(np.int8)
         self.gl, self.dw = gl.ravel().astype(np.int32), dw.ravel().astype(np.int32)
         self.ol, self.ow = ol.ravel().astype(np.int32), ow.ravel().astype(np.int32)
@@ -382,7 +392,7 @@ class SearchTables:
         else:
             self.line_table = np.zeros(1, np.int8)
             self.col_offset = 0
-        for name in ("nbr", "succ_n", "succ_op", "dmd", "gl", "dw", "ol", "ow", "line_table", "grow", "gcol"):
+        for name in ("nbr", "succ_n", "succ_op", "succ_src", "mv", "dmd", "gl", "dw", "ol", "ow", "line_table", "grow", "gcol"):
             getattr(self, name).setflags(write=False)
 
 

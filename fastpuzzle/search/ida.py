@@ -79,7 +79,7 @@ def _line_penalty(cells, m, n, line, grow, gcol, seq):
 @jit
 def _ida(
     start, m, n,
-    nbr, succ_n, succ_op, dmd, gl, dw, ol, ow, line_table, col_offset, grow, gcol,
+    succ_n, succ_op, succ_src, mv, ol, ow, line_table, col_offset, grow, gcol,
     lc_mode, threshold, nodes, max_nodes, deadline, path, info,
 ):  # fmt: skip
     """IDA* from the flat board ``start``; see the module docstring.
@@ -92,6 +92,7 @@ def _ida(
     Returns the status; ``info`` = [nodes, solution length, threshold, h0].
     """
     N = m * n
+    N4 = 4 * N
     cap = path.shape[0]
     dummy = m + n
     cells = start.copy()
@@ -137,7 +138,6 @@ def _ida(
     st_blank = np.empty(cap + 1, np.int64)
     st_h = np.empty(cap + 1, np.int64)
     st_k = np.empty(cap + 1, np.int64)
-    st_prev = np.empty(cap + 1, np.int64)
     saved = np.empty(cap + 1, np.int64)
 
     budget = max_nodes if max_nodes > 0 else _NO_LIMIT
@@ -160,29 +160,36 @@ def _ida(
             return STATUS_FOUND
         next_thr = _NO_LIMIT
         d = 0
-        st_blank[0] = blank0
-        st_h[0] = h0
         st_k[0] = 0
-        st_prev[0] = 4
+        # The node being expanded lives in locals (registers); the stack is
+        # touched only on push and pop.
+        b = blank0
+        b4 = 4 * b
+        hd = h0
+        room = threshold - 1  # largest h a child may have: threshold - (d + 1)
+        s = (b * 5 + 4) * 4
+        ns = succ_n[b * 5 + 4]
+        k = 0
         while True:
-            b = st_blank[d]
-            s = b * 5 + st_prev[d]
-            k = st_k[d]
-            if k < succ_n[s]:
-                st_k[d] = k + 1
-                op = succ_op[s * 4 + k]
-                src = nbr[b * 4 + op]
+            if k < ns:
+                so = succ_src[s + k]  # src * 4 + op: one load for both
+                k += 1
+                op = so & 3
+                src = so >> 2
                 t = np.int64(cells[src])
-                idx = (t * N + b) * 4 + op
-                h = st_h[d] + dmd[idx]
+                idx = t * N4 + b4 + op
+                v = mv[idx]
+                h = hd + (v & 3) - 1
                 g = dummy
+                dw = 0
                 nv = 0
                 if lc_mode == LC_TABLE:
-                    g = gl[idx]
+                    g = (v >> 2) & 0x3FFF
+                    dw = v >> 16
                     c0 = codes[g]
-                    h += line_table[c0 + dw[idx]] - line_table[c0]
+                    h += line_table[c0 + dw] - line_table[c0]
                 elif lc_mode == LC_SCAN:
-                    g = gl[idx]
+                    g = (v >> 2) & 0x3FFF
                     if g != dummy:
                         cells[b] = t
                         cells[src] = 0
@@ -201,8 +208,8 @@ def _ida(
                         info[2] = threshold
                         return STATUS_TIME
                     limit = min(budget, nodes + CLOCK_INTERVAL)
-                f = d + 1 + h
-                if f > threshold:
+                if h > room:
+                    f = d + 1 + h
                     if f < next_thr:
                         next_thr = f
                     continue
@@ -215,36 +222,50 @@ def _ida(
                 cells[b] = t
                 cells[src] = 0
                 if lc_mode == LC_TABLE:
-                    codes[g] += dw[idx]
+                    codes[g] += dw
                     codes[ol[idx]] += ow[idx]
                 elif lc_mode == LC_SCAN:
                     if g != dummy:
                         saved[d] = lcval[g]
                         lcval[g] = nv
+                st_blank[d] = b
+                st_h[d] = hd
+                st_k[d] = k
                 d += 1
-                st_blank[d] = src
-                st_h[d] = h
-                st_k[d] = 0
-                st_prev[d] = op
+                room -= 1
+                b = src
+                b4 = 4 * b
+                hd = h
+                s = (src * 5 + op) * 4
+                ns = succ_n[src * 5 + op]
+                k = 0
             else:
                 if d == 0:
                     break
                 # undo the move that led here: the tile goes back from the
                 # parent's blank cell to this node's blank cell
-                op = st_prev[d]
-                src = st_blank[d]
+                src = b
                 d -= 1
+                room += 1
+                op = path[d]
                 b = st_blank[d]
+                b4 = 4 * b
+                hd = st_h[d]
+                k = st_k[d]
+                prev = path[d - 1] if d > 0 else 4
+                s = (b * 5 + prev) * 4
+                ns = succ_n[b * 5 + prev]
                 t = np.int64(cells[b])
                 cells[src] = t
                 cells[b] = 0
                 if lc_mode == LC_TABLE:
                     idx = (t * N + b) * 4 + op
-                    codes[gl[idx]] -= dw[idx]
+                    v = mv[idx]
+                    codes[(v >> 2) & 0x3FFF] -= v >> 16
                     codes[ol[idx]] -= ow[idx]
                 elif lc_mode == LC_SCAN:
                     idx = (t * N + b) * 4 + op
-                    g = gl[idx]
+                    g = (mv[idx] >> 2) & 0x3FFF
                     if g != dummy:
                         lcval[g] = saved[d]
         if next_thr == _NO_LIMIT:
@@ -256,7 +277,7 @@ def _ida(
 
 def _kernel_args(tables, lc_mode):
     t = tables
-    return (t.nbr, t.succ_n, t.succ_op, t.dmd, t.gl, t.dw, t.ol, t.ow, t.line_table, t.col_offset, t.grow, t.gcol,
+    return (t.succ_n, t.succ_op, t.succ_src, t.mv, t.ol, t.ow, t.line_table, t.col_offset, t.grow, t.gcol,
             lc_mode)  # fmt: skip
 
 
@@ -301,7 +322,7 @@ def ida_search(cells, m, n, goal, heuristic="linear_conflict", max_nodes=None, t
 @jit
 def _ida_batch(
     flat, m, n,
-    nbr, succ_n, succ_op, dmd, gl, dw, ol, ow, line_table, col_offset, grow, gcol,
+    succ_n, succ_op, succ_src, mv, ol, ow, line_table, col_offset, grow, gcol,
     lc_mode, max_nodes, time_limit, out_codes, out_len, out_nodes, out_status, out_seconds,
 ):  # fmt: skip
     """IDA* on every row of ``flat`` in turn (serial; callers run chunks on threads).
@@ -315,7 +336,7 @@ def _ida_batch(
         t0 = _clock()
         deadline = t0 + time_limit if time_limit > 0.0 else 0.0
         status = _ida(
-            flat[i], m, n, nbr, succ_n, succ_op, dmd, gl, dw, ol, ow, line_table, col_offset, grow, gcol,
+            flat[i], m, n, succ_n, succ_op, succ_src, mv, ol, ow, line_table, col_offset, grow, gcol,
             lc_mode, 0, 0, max_nodes, deadline, path, info,
         )  # fmt: skip
         out_status[i] = status
