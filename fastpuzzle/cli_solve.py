@@ -1,0 +1,196 @@
+"""The ``fastpuzzle solve`` subcommand: optimal solutions for boards read from a file.
+
+Input: one board per line, its cells row-major as whitespace-separated
+integers (0 = blank); blank lines and lines starting with ``#`` are skipped.
+The shape is ``--shape MxN`` or, without it, the square whose area matches.
+
+Output: one line per board, in input order::
+
+    length moves nodes seconds status
+
+(``moves`` is ``-`` for an empty solution or when a budget stopped the search,
+``length`` is then ``-1``.)  Errors: one line naming the file, line and
+problem on stderr, exit status 2.
+
+Wired into :mod:`fastpuzzle.cli` with :func:`add_parser` and :func:`run`;
+``python -m fastpuzzle.cli_solve`` runs it alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+import numpy as np
+
+__all__ = ["add_parser", "run", "main"]
+
+
+class InputError(Exception):
+    """A problem with the input, reported as one line."""
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    """Add the ``solve`` subcommand to an ``argparse`` subparsers object."""
+    p = subparsers.add_parser(
+        "solve",
+        help="optimal solutions (IDA*) for boards read from a file",
+        description="Solve boards optimally; one board per input line (cells row-major, 0 = blank).",
+    )
+    configure(p)
+    return p
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="input file, or - for standard input")
+    p.add_argument("--shape", help="board shape MxN (default: the square matching the line length)")
+    p.add_argument("--goal", help="goal board as whitespace- or comma-separated cells (default: blank last)")
+    p.add_argument("--heuristic", default="linear_conflict", choices=["linear_conflict", "manhattan", "pdb"])
+    p.add_argument("--method", default="auto", choices=["auto", "ida", "constructive"])
+    p.add_argument("--max-nodes", type=int, default=None, help="node budget per board")
+    p.add_argument("--time-limit", type=float, default=None, help="time budget per board, seconds")
+    p.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def _parse_shape(text: str):
+    parts = text.lower().replace("*", "x").split("x")
+    try:
+        m, n = (int(v) for v in parts)
+    except ValueError:
+        raise InputError(f"--shape {text!r}: expected MxN, e.g. 4x4") from None
+    if m < 1 or n < 1 or m * n < 2:
+        raise InputError(f"--shape {text!r}: a board needs sides >= 1 and at least 2 cells")
+    return m, n
+
+
+def read_boards(lines, name: str, shape=None):
+    """Parse board lines; returns ``(boards (B, m, n) int64, line numbers)``."""
+    rows, where = [], []
+    for lineno, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            rows.append([int(tok) for tok in text.split()])
+        except ValueError:
+            bad = next(tok for tok in text.split() if not tok.lstrip("+-").isdigit())
+            raise InputError(f"{name}:{lineno}: {bad!r} is not an integer") from None
+        where.append(lineno)
+    if not rows:
+        raise InputError(f"{name}: no boards found")
+    if shape is None:
+        k = len(rows[0])
+        s = math.isqrt(k)
+        if s * s != k or s < 2:
+            raise InputError(f"{name}:{where[0]}: {k} cells is not a square board; give --shape MxN")
+        shape = (s, s)
+    m, n = shape
+    for r, lineno in zip(rows, where):
+        if len(r) != m * n:
+            raise InputError(f"{name}:{lineno}: expected {m * n} cells for a {m}x{n} board, got {len(r)}")
+    return np.array(rows, np.int64).reshape(-1, m, n), where
+
+
+def _validate(boards, goal, where, name):
+    """Board and solvability errors, reported with the offending line."""
+    from .boards import as_boards, as_goal
+    from .solvability import is_solvable
+
+    m, n = boards.shape[1:]
+    try:
+        target = as_goal(goal, m, n)
+    except (ValueError, TypeError) as exc:
+        raise InputError(f"--goal: {exc}") from None
+    try:
+        batch, _ = as_boards(boards)
+    except (ValueError, TypeError):
+        for i, b in enumerate(boards):  # find the first bad board to name its line
+            try:
+                as_boards(b, label="board")
+            except (ValueError, TypeError) as exc:
+                raise InputError(f"{name}:{where[i]}: {exc}") from None
+        raise
+    ok = np.asarray(is_solvable(batch, target, check=False)).reshape(-1)
+    if not ok.all():
+        i = int(np.flatnonzero(~ok)[0])
+        raise InputError(f"{name}:{where[i]}: board {i} cannot reach the goal (it is in the unsolvable half)")
+    return batch, target
+
+
+def run(args) -> int:
+    """Run ``fastpuzzle solve`` with parsed ``args``; returns the exit status."""
+    from .search.solve import solve_many
+
+    try:
+        shape = _parse_shape(args.shape) if args.shape else None
+        name = "<stdin>" if args.file == "-" else args.file
+        try:
+            if args.file == "-":
+                boards, where = read_boards(sys.stdin, name, shape)
+            else:
+                with open(args.file, encoding="utf-8") as fh:
+                    boards, where = read_boards(fh, name, shape)
+        except OSError as exc:
+            raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        goal = None
+        if args.goal:
+            try:
+                cells = [int(t) for t in args.goal.replace(",", " ").split()]
+            except ValueError:
+                raise InputError(f"--goal {args.goal!r}: cells must be integers") from None
+            if len(cells) != boards.shape[1] * boards.shape[2]:
+                raise InputError(f"--goal has {len(cells)} cells, the boards have {boards.shape[1] * boards.shape[2]}")
+            goal = np.array(cells, np.int64).reshape(boards.shape[1:])
+        batch, target = _validate(boards, goal, where, name)
+        if args.max_nodes is not None and args.max_nodes < 1:
+            raise InputError(f"--max-nodes must be at least 1, got {args.max_nodes}")
+        if args.time_limit is not None and not args.time_limit > 0:
+            raise InputError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
+        if args.threads is not None and args.threads < 1:
+            raise InputError(f"--threads must be at least 1, got {args.threads}")
+    except InputError as exc:
+        print(f"fastpuzzle solve: {exc}", file=sys.stderr)
+        return 2
+
+    B, m, n = batch.shape
+    # Print as results come in: blocks of a few hard boards or many easy ones.
+    block = 1024 if m * n < 16 else max(1, args.threads or 2)
+    bar = None
+    if B > 1 and not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=B, file=sys.stderr, unit="board", desc="solving")
+    out = sys.stdout
+    try:
+        for lo in range(0, B, block):
+            try:
+                res = solve_many(batch[lo : lo + block], target, heuristic=args.heuristic, method=args.method,
+                                 max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads)  # fmt: skip
+            except (ValueError, TypeError) as exc:
+                print(f"fastpuzzle solve: {name}: {exc}", file=sys.stderr)
+                return 2
+            for i in range(len(res)):
+                mv = res.moves[i] or "-"
+                out.write(f"{res.lengths[i]} {mv} {res.nodes[i]} {res.seconds[i]:.6f} {res.status[i]}\n")
+            out.flush()
+            if bar is not None:
+                bar.update(len(res))
+    except BrokenPipeError:
+        return 0
+    finally:
+        if bar is not None:
+            bar.close()
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="fastpuzzle solve")
+    configure(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
