@@ -56,7 +56,7 @@ def _check_options(heuristic, method, max_nodes, time_limit):
             raise TypeError(f"max_nodes must be a positive integer or None, got {max_nodes!r}")
         if max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
-        max_nodes = int(max_nodes)
+        max_nodes = int(min(max_nodes, 2**62))  # the kernel counts in int64
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
             raise TypeError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
