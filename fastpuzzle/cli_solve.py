@@ -52,7 +52,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--time-limit", type=float, default=None, help="time budget per board, seconds")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, func=run)
 
 
 def _parse_shape(text: str):
