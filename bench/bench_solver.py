@@ -190,7 +190,9 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="a subset (about half a minute)")
     ap.add_argument("--all-manhattan", action="store_true", help="also all 100 instances with Manhattan (minutes)")
     args = ap.parse_args(argv)
-    print(f"fastpuzzle solver benchmark; cores: {os.cpu_count()}; numba threads: {fp._jit.numba.get_num_threads()}")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"fastpuzzle solver benchmark; cores: {os.cpu_count()}; numba threads: {fp._jit.numba.get_num_threads()}; "
+          f"load average at start: {load:.1f}")  # fmt: skip
     rows = run(args.quick, args.all_manhattan)
     width = max(len(r["name"]) for r in rows)
     for r in rows:
