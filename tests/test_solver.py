@@ -449,3 +449,26 @@ def test_cli_add_parser():
     cli_solve.add_parser(sub)
     args = parser.parse_args(["solve", "-", "--heuristic", "manhattan", "--max-nodes", "5", "--time-limit", "1.5"])
     assert args.run is cli_solve.run and args.max_nodes == 5 and args.time_limit == 1.5
+
+
+def test_ida_refuses_huge_boards(monkeypatch):
+    monkeypatch.setattr(solve_mod, "_constructive", lambda: None)
+    board = fp.goal_board(21, 20)
+    board.ravel()[-2:] = board.ravel()[-2:][::-1].copy()  # blank one step left of its goal cell
+    with pytest.raises(ValueError, match="at most 400 cells"):
+        fp.solve(board, method="ida")
+    with pytest.raises(ValueError, match="at most 400 cells"):
+        fp.solve_many(board[None])
+    sol = fp.solve(fp.goal_board(20, 20)[::-1, ::-1].copy(), fp.goal_board(20, 20)[::-1, ::-1].copy())
+    assert sol.length == 0
+
+
+def test_large_board_ida_near_goal():
+    goal = fp.goal_board(20, 20)
+    board = fp.apply_moves(goal, "ULLURD")
+    sol = fp.solve(board, method="ida")
+    assert sol.status == "optimal" and sol.verify(board)
+    assert sol.length == naive.distance(tuple(naive.cells_of(board)), tuple(naive.cells_of(goal)), 20, 20)
+    hard = solvable_board(np.random.default_rng(5), 20, 20)
+    sol = fp.solve(hard, method="ida", max_nodes=5000)
+    assert sol.status == "budget" and sol.nodes == 5000

@@ -347,36 +347,47 @@ class SearchTables:
         row_base, col_base = (n + 1, m + 1) if use_table else (1, 1)
         wgt = 1 if use_table else 0
         row_size = row_base**n if use_table else 0
-        dmd = np.zeros((N, N, 4), np.int64)
+        # Every (tile t, blank cell b, move op) at once; the tile slides from
+        # src = nbr[b, op] into b.  Arrays broadcast to (N, N, 4).
+        t = np.arange(N)[:, None, None]
+        src = nbr[None, :, :]
+        valid = (src >= 0) & (t > 0)
+        src = np.where(src >= 0, src, 0)
+        b = cell[None, :, None]
+        rb, cb, rs, cs = b // n, b % n, src // n, src % n
+        gr, gc = grow[t], gcol[t]
+        dmd = np.where(valid, md[t, b] - md[t, src], 0)
+        vertical = np.isin(np.arange(4), (0, 3))[None, None, :]
+        prow = row_base ** np.arange(n, dtype=np.int64)  # digit weight of each column in a row code
+        pcol = col_base ** np.arange(m, dtype=np.int64)  # digit weight of each row in a column code
+        # vertical move: the tile leaves row rs or enters row rb (its goal row);
+        # its column code shifts if it is in its goal column
+        v_leave = valid & vertical & (gr == rs)
+        v_enter = valid & vertical & ~v_leave & (gr == rb)
+        v_along = valid & vertical & (gc == cb)
+        # horizontal move: the same with rows and columns exchanged
+        h_leave = valid & ~vertical & (gc == cs)
+        h_enter = valid & ~vertical & ~h_leave & (gc == cb)
+        h_along = valid & ~vertical & (gr == rb)
         gl = np.full((N, N, 4), dummy, np.int64)
         dw = np.zeros((N, N, 4), np.int64)
         ol = np.full((N, N, 4), dummy, np.int64)
         ow = np.zeros((N, N, 4), np.int64)
-        for t in range(1, N):
-            gr, gc = int(grow[t]), int(gcol[t])
-            for b in range(N):
-                for op in range(4):
-                    src = nbr[b, op]
-                    if src < 0:
-                        continue
-                    dmd[t, b, op] = md[t, b] - md[t, src]
-                    rb, cb, rs, cs = b // n, b % n, src // n, src % n
-                    if op in (0, 3):  # vertical: tile changes row, keeps its column
-                        if gr == rs:
-                            gl[t, b, op], dw[t, b, op] = rs, -wgt * (gc + 1) * row_base**cs
-                        elif gr == rb:
-                            gl[t, b, op], dw[t, b, op] = rb, wgt * (gc + 1) * row_base**cb
-                        if gc == cb:
-                            ol[t, b, op] = m + cb
-                            ow[t, b, op] = wgt * (gr + 1) * (col_base**rb - col_base**rs)
-                    else:  # horizontal: tile changes column, keeps its row
-                        if gc == cs:
-                            gl[t, b, op], dw[t, b, op] = m + cs, -wgt * (gr + 1) * col_base**rs
-                        elif gc == cb:
-                            gl[t, b, op], dw[t, b, op] = m + cb, wgt * (gr + 1) * col_base**rb
-                        if gr == rb:
-                            ol[t, b, op] = rb
-                            ow[t, b, op] = wgt * (gc + 1) * (row_base**cb - row_base**cs)
+        shape = (N, N, 4)
+        for mask, line, delta in (
+            (v_leave, rs, -wgt * (gc + 1) * prow[cs]),
+            (v_enter, rb, wgt * (gc + 1) * prow[cb]),
+            (h_leave, m + cs, -wgt * (gr + 1) * pcol[rs]),
+            (h_enter, m + cb, wgt * (gr + 1) * pcol[rb]),
+        ):
+            gl = np.where(mask, np.broadcast_to(line, shape), gl)
+            dw = np.where(mask, np.broadcast_to(delta, shape), dw)
+        for mask, line, delta in (
+            (v_along, m + cb, wgt * (gr + 1) * (pcol[rb] - pcol[rs])),
+            (h_along, rb, wgt * (gc + 1) * (prow[cb] - prow[cs])),
+        ):
+            ol = np.where(mask, np.broadcast_to(line, shape), ol)
+            ow = np.where(mask, np.broadcast_to(delta, shape), ow)
         if m + n >= 1 << 14:
             raise ValueError(f"boards with {m}+{n} lines are too large for the search tables")
         # One word per move: Manhattan change, changed goal line and its code

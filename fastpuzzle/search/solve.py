@@ -31,6 +31,9 @@ METHODS = ("auto", "ida", "constructive")
 
 #: ``method="auto"`` uses IDA* up to this many cells, the constructive solver beyond.
 AUTO_IDA_MAX_CELLS = 16
+#: IDA*'s move tables grow as cells**2; beyond this many cells they would take
+#: hundreds of MB for a search that could never finish anyway.
+IDA_MAX_CELLS = 400
 
 _STATUS = {
     _ida.STATUS_FOUND: "optimal",
@@ -66,14 +69,19 @@ def _check_options(heuristic, method, max_nodes, time_limit):
     return max_nodes, time_limit
 
 
-def _resolve_method(method: str, heuristic: str, n_cells: int) -> str:
+def _resolve_method(method: str, heuristic: str, m: int, n: int) -> str:
     """The solver to run: ``"ida"``, ``"constructive"`` or ``"pdb"``."""
     if heuristic == "pdb" and method != "constructive":
         return "pdb"
     if method == "auto":
-        if n_cells <= AUTO_IDA_MAX_CELLS:
+        if m * n <= AUTO_IDA_MAX_CELLS:
             return "ida"
-        return "constructive" if _constructive() is not None else "ida"
+        method = "constructive" if _constructive() is not None else "ida"
+    if method == "ida" and m * n > IDA_MAX_CELLS:
+        raise ValueError(
+            f"IDA* handles boards of at most {IDA_MAX_CELLS} cells, got {m}x{n}; "
+            "use method='constructive' (fastpuzzle.search.constructive)"
+        )
     return method
 
 
@@ -123,7 +131,7 @@ def _solve_one(cells, target, m, n, heuristic, max_nodes, time_limit, method) ->
     """Solve a validated, solvable flat board (not yet at the goal)."""
     if m == 1 or n == 1:
         return _slide(cells, target.ravel(), m, n)
-    which = _resolve_method(method, heuristic, m * n)
+    which = _resolve_method(method, heuristic, m, n)
     board = cells.reshape(m, n)
     if which == "constructive":
         fn = _constructive()
@@ -360,7 +368,7 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
         from tqdm import tqdm
 
         bar = tqdm(total=B, file=sys.stderr, unit="board", desc="solving")
-    which = "slide" if (m == 1 or n == 1) else _resolve_method(method, heuristic, m * n)
+    which = "slide" if (m == 1 or n == 1) else _resolve_method(method, heuristic, m, n)
     try:
         if which == "ida":
             _solve_many_ida(flat, m, n, target, heuristic, max_nodes, time_limit, threads, bar,
