@@ -186,8 +186,9 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     Raises
     ------
     ValueError
-        The board cannot reach the goal (checked first, in microseconds), or a
-        malformed board, goal or option.
+        The board cannot reach the goal (checked first, in microseconds), a
+        malformed board, goal or option, or IDA* asked for a board of more
+        than 400 cells.
     TypeError
         Non-integer boards or options of the wrong type.
 
