@@ -102,6 +102,12 @@ else:
         return t
 
 
+@jit(inline="always")
+def _u(i):
+    """An index known to be >= 0 as unsigned: Numba then skips the negative-index wraparound."""
+    return np.uintp(i)
+
+
 @jit
 def _line_penalty(cells, m, n, line, grow, gcol, seq):
     if line < m:
@@ -205,13 +211,13 @@ def _ida(
         k = 0
         while True:
             if k < ns:
-                so = succ_src[s + k]  # src * 4 + op: one load for both
+                so = succ_src[_u(s + k)]  # src * 4 + op: one load for both
                 k += 1
                 op = so & 3
                 src = so >> 2
-                t = np.int64(cells[src])
+                t = np.int64(cells[_u(src)])
                 idx = t * N4 + b4 + op
-                v = mv[idx]
+                v = mv[_u(idx)]
                 h = hd + (v & 3) - 1
                 g = dummy
                 dw = 0
@@ -219,17 +225,17 @@ def _ida(
                 if lc_mode == LC_TABLE:
                     g = (v >> 2) & 0x3FFF
                     dw = v >> 16
-                    c0 = codes[g]
-                    h += line_table[c0 + dw] - line_table[c0]
+                    c0 = codes[_u(g)]
+                    h += line_table[_u(c0 + dw)] - line_table[_u(c0)]
                 elif lc_mode == LC_SCAN:
                     g = (v >> 2) & 0x3FFF
                     if g != dummy:
-                        cells[b] = t
-                        cells[src] = 0
+                        cells[_u(b)] = t
+                        cells[_u(src)] = 0
                         nv = _line_penalty(cells, m, n, g, grow, gcol, seq)
-                        cells[src] = t
-                        cells[b] = 0
-                        h += nv - lcval[g]
+                        cells[_u(src)] = t
+                        cells[_u(b)] = 0
+                        h += nv - lcval[_u(g)]
                 nodes += 1
                 if nodes >= limit:
                     if nodes >= budget:
@@ -246,31 +252,31 @@ def _ida(
                     if f < next_thr:
                         next_thr = f
                     continue
-                path[d] = op
+                path[_u(d)] = op
                 if h == 0:
                     info[0] = nodes
                     info[1] = d + 1
                     info[2] = threshold
                     return STATUS_FOUND
-                cells[b] = t
-                cells[src] = 0
+                cells[_u(b)] = t
+                cells[_u(src)] = 0
                 if lc_mode == LC_TABLE:
-                    codes[g] += dw
-                    codes[ol[idx]] += ow[idx]
+                    codes[_u(g)] += dw
+                    codes[_u(ol[_u(idx)])] += ow[_u(idx)]
                 elif lc_mode == LC_SCAN:
                     if g != dummy:
-                        saved[d] = lcval[g]
-                        lcval[g] = nv
-                st_blank[d] = b
-                st_h[d] = hd
-                st_k[d] = k
+                        saved[_u(d)] = lcval[_u(g)]
+                        lcval[_u(g)] = nv
+                st_blank[_u(d)] = b
+                st_h[_u(d)] = hd
+                st_k[_u(d)] = k
                 d += 1
                 room -= 1
                 b = src
                 b4 = 4 * b
                 hd = h
                 s = (src * 5 + op) * 4
-                ns = succ_n[src * 5 + op]
+                ns = succ_n[_u(src * 5 + op)]
                 k = 0
             else:
                 if d == 0:
@@ -280,27 +286,27 @@ def _ida(
                 src = b
                 d -= 1
                 room += 1
-                op = path[d]
-                b = st_blank[d]
+                op = path[_u(d)]
+                b = st_blank[_u(d)]
                 b4 = 4 * b
-                hd = st_h[d]
-                k = st_k[d]
+                hd = st_h[_u(d)]
+                k = st_k[_u(d)]
                 prev = path[d - 1] if d > 0 else 4
                 s = (b * 5 + prev) * 4
-                ns = succ_n[b * 5 + prev]
-                t = np.int64(cells[b])
-                cells[src] = t
-                cells[b] = 0
+                ns = succ_n[_u(b * 5 + prev)]
+                t = np.int64(cells[_u(b)])
+                cells[_u(src)] = t
+                cells[_u(b)] = 0
                 if lc_mode == LC_TABLE:
                     idx = (t * N + b) * 4 + op
-                    v = mv[idx]
-                    codes[(v >> 2) & 0x3FFF] -= v >> 16
-                    codes[ol[idx]] -= ow[idx]
+                    v = mv[_u(idx)]
+                    codes[_u((v >> 2) & 0x3FFF)] -= v >> 16
+                    codes[_u(ol[_u(idx)])] -= ow[_u(idx)]
                 elif lc_mode == LC_SCAN:
                     idx = (t * N + b) * 4 + op
-                    g = (mv[idx] >> 2) & 0x3FFF
+                    g = (mv[_u(idx)] >> 2) & 0x3FFF
                     if g != dummy:
-                        lcval[g] = saved[d]
+                        lcval[_u(g)] = saved[_u(d)]
         if next_thr == _NO_LIMIT:
             info[0] = nodes
             info[2] = threshold
