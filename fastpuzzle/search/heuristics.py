@@ -293,14 +293,16 @@ class SearchTables:
         For a blank cell and the previous move (4 = none), the legal moves in
         U L R D order without the move that undoes the previous one, and
         ``4 * cell + op`` with the cell each one takes the blank to.
-    mv : int64 (N*N*4,)
-        Packed ``(dmd + 1) | gl << 2 | dw << 16`` (what the kernel reads).
+    mv : int64 (N*tile_stride,)
+        Packed ``(dmd + 1) | gl << 2 | dw << 16`` (what the kernel reads), at
+        ``tile * tile_stride + blank * 4 + op``; ``tile_stride`` is ``4*N``
+        rounded up to a power of two (so is the layout of ``ol`` and ``ow``).
     dmd : int8 (N*N*4,)
         Change of Manhattan distance for move ``idx``.
     gl, dw : int64 (N*N*4,)
         Goal line whose conflict penalty the move can change (``m+n`` = a dummy
         line that never changes) and the change of that line's code.
-    ol, ow : int64 (N*N*4,)
+    ol, ow : int32 (N*tile_stride,)
         The line the tile moves along when it is in its goal line (its position
         digit shifts; the penalty is unchanged) and the change of its code.
     line_table : int8
@@ -392,10 +394,20 @@ class SearchTables:
             raise ValueError(f"boards with {m}+{n} lines are too large for the search tables")
         # One word per move: Manhattan change, changed goal line and its code
         # change, decoded with shifts (one load instead of three in the hot loop).
-        self.mv = ((dmd + 1) | (gl << 2) | (dw << 16)).ravel().astype(np.int64)
+        # Rows of the per-move tables are padded to a power of two so that the
+        # kernel finds a tile's row with a shift instead of a multiply.
+        stride = 1 << int(4 * N - 1).bit_length()
+        self.tile_stride = stride
+
+        def padded(a, fill, dtype):
+            out = np.full((N, stride), fill, dtype)
+            out[:, : 4 * N] = a.reshape(N, 4 * N)
+            return out.ravel()
+
+        self.mv = padded((dmd + 1) | (gl << 2) | (dw << 16), 1 | (dummy << 2), np.int64)
+        self.ol, self.ow = padded(ol, dummy, np.int32), padded(ow, 0, np.int32)
         self.dmd = dmd.ravel().astype(np.int8)
         self.gl, self.dw = gl.ravel().astype(np.int32), dw.ravel().astype(np.int32)
-        self.ol, self.ow = ol.ravel().astype(np.int32), ow.ravel().astype(np.int32)
         self.use_table = use_table
         if use_table:
             self.line_table = np.concatenate([_line_table(n), _line_table(m)])

@@ -131,7 +131,9 @@ def _ida(
     Returns the status; ``info`` = [nodes, solution length, threshold, h0].
     """
     N = m * n
-    N4 = 4 * N
+    tshift = 0  # log2 of the tables' row stride (a power of two)
+    while (1 << tshift) * N < mv.shape[0]:
+        tshift += 1
     cap = path.shape[0]
     dummy = m + n
     cells = start.copy()
@@ -216,7 +218,7 @@ def _ida(
                 op = so & 3
                 src = so >> 2
                 t = np.int64(cells[_u(src)])
-                idx = t * N4 + b4 + op
+                idx = (t << tshift) + b4 + op
                 v = mv[_u(idx)]
                 h = hd + (v & 3) - 1
                 g = dummy
@@ -298,12 +300,12 @@ def _ida(
                 cells[_u(src)] = t
                 cells[_u(b)] = 0
                 if lc_mode == LC_TABLE:
-                    idx = (t * N + b) * 4 + op
+                    idx = (t << tshift) + 4 * b + op
                     v = mv[_u(idx)]
                     codes[_u((v >> 2) & 0x3FFF)] -= v >> 16
                     codes[_u(ol[_u(idx)])] -= ow[_u(idx)]
                 elif lc_mode == LC_SCAN:
-                    idx = (t * N + b) * 4 + op
+                    idx = (t << tshift) + 4 * b + op
                     g = (mv[_u(idx)] >> 2) & 0x3FFF
                     if g != dummy:
                         lcval[_u(g)] = saved[_u(d)]
