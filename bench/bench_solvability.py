@@ -121,6 +121,10 @@ def run(quick: bool = False) -> list[dict]:
     rows.append(row(FAMILY, "  plain-Python rule", count / t_python / 1e6, "M boards/s"))
     rows.append(row(FAMILY, f"is_solvable, {name}, validated", count / t_checked / 1e6, "M boards/s",
                     t_read / t_checked, "read-only loop"))
+    small = boards[:1000]
+    t_small = median_seconds(lambda: fp.is_solvable(small), 50)
+    rows.append(row(FAMILY, "is_solvable, one call on 1,000 boards", t_small * 1e6, "us",
+                    note="serial kernel: no thread-pool wake-up"))
     del boards, flat, sink
 
     count10 = 100_000 if quick else 1_000_000

@@ -24,7 +24,7 @@ import sys
 
 import numpy as np
 
-__all__ = ["add_parser", "run", "main"]
+__all__ = ["add_parser", "run", "main", "demo_lines"]
 
 
 class InputError(Exception):
@@ -184,6 +184,35 @@ def run(args) -> int:
         if bar is not None:
             bar.close()
     return 0
+
+
+def demo_lines(boards, seed=2024):
+    """Lines for ``fastpuzzle demo``: 1,000 random 8-puzzles solved optimally, and
+    the first two of the demo's ``boards`` with a time limit of 2 s each."""
+    import time
+
+    from .generate import random_solvable
+    from .search.solve import solve_many
+
+    eights = random_solvable(3, 3, count=1000, seed=seed)
+    solve_many(eights[:4])  # load the compiled kernels
+    t = time.perf_counter()
+    res = solve_many(eights)
+    dt = time.perf_counter() - t
+    lines = [
+        f"solve    {len(eights):>11,} 3x3 boards, optimal     {dt:7.3f} s  {len(eights) / dt / 1e3:8.1f} K boards/s"
+        f"  (mean {res.lengths.mean():.2f} moves)"
+    ]
+    boards = np.asarray(boards)
+    if boards.ndim == 3 and boards.shape[0] and boards.shape[1] * boards.shape[2] <= 16:
+        m, n = boards.shape[1:]
+        res = solve_many(boards[:2], time_limit=2.0, threads=2)
+        for i in range(len(res)):
+            what = f"{res.lengths[i]} moves" if res.status[i] != "budget" else "stopped by the 2 s limit"
+            lines.append(
+                f"solve    one random {m}x{n} board: {what}, {res.nodes[i]:,} nodes, {res.seconds[i]:.3f} s ({res.status[i]})"
+            )
+    return lines
 
 
 def main(argv=None) -> int:

@@ -319,6 +319,14 @@ def test_bad_input_is_named(func, bad, error, message):
         func(bad)
 
 
+def test_ragged_and_object_input():
+    with pytest.raises(ValueError, match="could not be read as an array"):
+        fp.is_solvable([[1, 2], [3]])
+    with pytest.raises(TypeError, match="not integers"):
+        fp.is_solvable(np.array([[1, "x"], [3, 0]], dtype=object))
+    assert fp.is_solvable(np.array([[1, 2], [3, 0]], dtype=object))
+
+
 def test_floats_holding_whole_numbers_are_accepted():
     assert fp.is_solvable(np.array([[1.0, 2.0], [3.0, 0.0]]))
 

@@ -472,3 +472,10 @@ def test_large_board_ida_near_goal():
     hard = solvable_board(np.random.default_rng(5), 20, 20)
     sol = fp.solve(hard, method="ida", max_nodes=5000)
     assert sol.status == "budget" and sol.nodes == 5000
+
+
+def test_cli_demo_lines(rng):
+    boards = np.stack([scramble(rng, 4, 4, 20), scramble(rng, 4, 4, 20)])
+    lines = cli_solve.demo_lines(boards, seed=3)
+    assert len(lines) == 3 and "1,000 3x3 boards" in lines[0]
+    assert all(line.startswith("solve") for line in lines) and "(optimal)" in lines[1]
