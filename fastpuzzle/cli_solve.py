@@ -111,7 +111,8 @@ def _validate(boards, goal, where, name):
             try:
                 as_boards(b, label="board")
             except (ValueError, TypeError) as exc:
-                raise InputError(f"{name}:{where[i]}: {exc}") from None
+                msg = str(exc).removeprefix("board: ")
+                raise InputError(f"{name}:{where[i]}: {msg}") from None
         raise
     ok = np.asarray(is_solvable(batch, target, check=False)).reshape(-1)
     if not ok.all():
