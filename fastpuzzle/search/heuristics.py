@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import functools
 
+import numba
 import numpy as np
 
 from .._jit import jit, pjit, use_threads
 from ..boards import as_boards, as_goal
-
-import numba
 
 __all__ = ["manhattan", "linear_conflict", "conflict_penalty", "goal_coordinates"]
 
@@ -299,7 +298,7 @@ class SearchTables:
         rounded up to a power of two (so is the layout of ``ol`` and ``ow``).
     dmd : int8 (N*N*4,)
         Change of Manhattan distance for move ``idx``.
-    gl, dw : int64 (N*N*4,)
+    gl, dw : int32 (N*N*4,)
         Goal line whose conflict penalty the move can change (``m+n`` = a dummy
         line that never changes) and the change of that line's code.
     ol, ow : int32 (N*tile_stride,)
@@ -307,7 +306,7 @@ class SearchTables:
         digit shifts; the penalty is unchanged) and the change of its code.
     line_table : int8
         Penalty of each line code; row codes first, column codes offset by the
-        row table size.  Empty when lines are too long (rescanned instead).
+        row table size.  A single 0 when lines are too long (rescanned instead).
     """
 
     def __init__(self, m: int, n: int, goal_flat: np.ndarray):
