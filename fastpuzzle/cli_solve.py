@@ -19,7 +19,7 @@ Wired into :mod:`fastpuzzle.cli` with :func:`add_parser` and :func:`run`;
 from __future__ import annotations
 
 import argparse
-import math
+import os
 import sys
 
 import numpy as np
@@ -66,86 +66,64 @@ def _parse_shape(text: str):
     return m, n
 
 
-def read_boards(lines, name: str, shape=None):
-    """Parse board lines; returns ``(boards (B, m, n) int64, line numbers)``."""
-    rows, where = [], []
-    for lineno, line in enumerate(lines, 1):
-        text = line.strip()
-        if not text or text.startswith("#"):
-            continue
-        try:
-            rows.append([int(tok) for tok in text.split()])
-        except ValueError:
-            bad = next(tok for tok in text.split() if not tok.lstrip("+-").isdigit())
-            raise InputError(f"{name}:{lineno}: {bad!r} is not an integer") from None
-        where.append(lineno)
-    if not rows:
+def _read(args, shape):
+    """Boards, their text line numbers (or None for .npy) and the goal, read
+    with the project's file readers (text lines, grids, .npy, standard input)."""
+    from .cli import _load_one_board
+    from .textio import load_boards, read_text_boards
+
+    name = "<stdin>" if args.file == "-" else args.file
+    if args.file == "-":
+        stdin = getattr(sys.stdin, "buffer", None)
+        data = stdin.read() if stdin is not None else sys.stdin.read().encode()
+        batch, lines = read_text_boards(data, name, shape)
+    else:
+        if not os.path.exists(args.file):
+            raise InputError(f"{name}: cannot open: no such file")
+        if args.file.lower().endswith(".npy"):
+            batch, lines = load_boards(args.file), None
+        else:
+            with open(args.file, "rb") as fh:
+                batch, lines = read_text_boards(fh.read(), name, shape)
+    if batch.shape[0] == 0:
         raise InputError(f"{name}: no boards found")
-    if shape is None:
-        k = len(rows[0])
-        s = math.isqrt(k)
-        if s * s != k or s < 2:
-            raise InputError(f"{name}:{where[0]}: {k} cells is not a square board; give --shape MxN")
-        shape = (s, s)
-    m, n = shape
-    for r, lineno in zip(rows, where):
-        if len(r) != m * n:
-            raise InputError(f"{name}:{lineno}: expected {m * n} cells for a {m}x{n} board, got {len(r)}")
-    return np.array(rows, np.int64).reshape(-1, m, n), where
+    goal = None
+    if args.goal:
+        goal_boards, goal_name = _load_one_board(args.goal, batch.shape[1:], "--goal")
+        if goal_boards.shape[0] != 1 or goal_boards.shape[1:] != batch.shape[1:]:
+            raise InputError(f"{goal_name}: the goal must be one {batch.shape[1]}x{batch.shape[2]} board")
+        goal = goal_boards[0]
+    return name, batch, lines, goal
 
 
-def _validate(boards, goal, where, name):
-    """Board and solvability errors, reported with the offending line."""
-    from .boards import as_boards, as_goal
+def _check_solvable(batch, goal, lines, name):
+    from .boards import as_goal
     from .solvability import is_solvable
 
-    m, n = boards.shape[1:]
-    try:
-        target = as_goal(goal, m, n)
-    except (ValueError, TypeError) as exc:
-        raise InputError(f"--goal: {exc}") from None
-    try:
-        batch, _ = as_boards(boards)
-    except (ValueError, TypeError):
-        for i, b in enumerate(boards):  # find the first bad board to name its line
-            try:
-                as_boards(b, label="board")
-            except (ValueError, TypeError) as exc:
-                msg = str(exc).removeprefix("board: ")
-                raise InputError(f"{name}:{where[i]}: {msg}") from None
-        raise
+    target = as_goal(goal, *batch.shape[1:])
     ok = np.asarray(is_solvable(batch, target, check=False)).reshape(-1)
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
-        raise InputError(f"{name}:{where[i]}: board {i} cannot reach the goal (it is in the unsolvable half)")
-    return batch, target
+        where = f"{name}:{lines[i]}" if lines is not None else name
+        raise InputError(f"{where}: board {i} cannot reach the goal (it is in the unsolvable half)")
+    return target
 
 
 def run(args) -> int:
     """Run ``fastpuzzle solve`` with parsed ``args``; returns the exit status."""
     from .search.solve import solve_many
 
+    from .textio import BoardFileError
+
     try:
         shape = _parse_shape(args.shape) if args.shape else None
-        name = "<stdin>" if args.file == "-" else args.file
         try:
-            if args.file == "-":
-                boards, where = read_boards(sys.stdin, name, shape)
-            else:
-                with open(args.file, encoding="utf-8") as fh:
-                    boards, where = read_boards(fh, name, shape)
+            name, batch, lines, goal = _read(args, shape)
+        except BoardFileError as exc:
+            raise InputError(str(exc)) from None
         except OSError as exc:
-            raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
-        goal = None
-        if args.goal:
-            try:
-                cells = [int(t) for t in args.goal.replace(",", " ").split()]
-            except ValueError:
-                raise InputError(f"--goal {args.goal!r}: cells must be integers") from None
-            if len(cells) != boards.shape[1] * boards.shape[2]:
-                raise InputError(f"--goal has {len(cells)} cells, the boards have {boards.shape[1] * boards.shape[2]}")
-            goal = np.array(cells, np.int64).reshape(boards.shape[1:])
-        batch, target = _validate(boards, goal, where, name)
+            raise InputError(f"{args.file}: cannot read: {exc.strerror or exc}") from None
+        target = _check_solvable(batch, goal, lines, "<stdin>" if args.file == "-" else args.file)
         if args.max_nodes is not None and args.max_nodes < 1:
             raise InputError(f"--max-nodes must be at least 1, got {args.max_nodes}")
         if args.time_limit is not None and not args.time_limit > 0:
