@@ -1,0 +1,659 @@
+"""Constructive solver for boards of any size (valid, not shortest, moves).
+
+Optimal search stops being possible past the 24-puzzle.  This solver places
+the board block by block, the classic way, with fixed move patterns and no
+search over the state space:
+
+1. While the unsolved region is larger than 2 x 2, solve its top row or its
+   left column, whichever is longer (the region stays near-square, so blank
+   trips stay short).  A line is placed tile by tile, except its last two
+   tiles, which go in as a pair: the far tile first into the near tile's
+   cell, the near tile just below (beside) it, then two moves turn both
+   home.  The one configuration where that gets stuck (the near tile trapped
+   in the corner) is fixed by a precomputed 3 x 2 pattern.
+2. The final 2 x 2 is turned once at most.
+
+Tiles travel along staircase paths where they can (3 moves per step) and
+straight lines otherwise (the standard 5-move cycle).  The blank travels by
+Manhattan-shortest L-shaped paths; a breadth-first search of *cells* (the
+blank's route, never board states) inside a small box is kept as a fallback
+for the rare spots where no L-shaped path exists.
+
+Any goal board is handled by relabelling: the goal with its blank slid to the
+bottom-right corner (right along its row, then down) becomes the standard
+layout; the solver reaches it, then the blank slides back (up, then left).
+One-row and one-column boards just slide the blank.
+
+Moves are written into a ``uint8`` code buffer sized from the Manhattan
+distance; if it overflows, the kernel keeps counting and the run is repeated
+once with the exact size.  ``count_only=True`` keeps no codes at all (a
+1000 x 1000 solution has billions of moves) and reports the count in
+:attr:`Solution.move_count`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .._jit import jit
+from ..boards import as_boards, as_goal
+from ..moves import _BYTE_OF_CODE
+from ..solvability import is_solvable
+from .solution import Solution
+
+__all__ = ["solve_constructive", "write_solution"]
+
+# --------------------------------------------------------------------------
+# Kernel state.  ``st`` (int64) holds the scalars every helper needs, so the
+# helpers stay plain functions of arrays:
+_BLANK = 0  # physical cell of the blank
+_COUNT = 1  # moves made so far
+_CAP = 2  # length of the code buffer (moves beyond it are only counted)
+_NCOL = 3  # physical columns n
+_T = 4  # 1 when the logical frame is the transpose of the board
+_M = 5  # logical rows
+_N = 6  # logical columns
+_ERR = 7  # error code (0 = none)
+_STAMP = 8  # BFS visit stamp
+_NSTATE = 9
+
+#: Errors reported by the kernel (any of them would be a bug: the wrapper
+#: only passes solvable boards).
+ERR_ROUTE = 1  # no route for the blank
+ERR_PARITY = 2  # final 2 x 2 cannot be turned into place
+
+# The pair fix-ups, 3 rows x 2 columns window whose top row holds the pair's
+# targets (a near, b far).  Found once by breadth-first search over the
+# (a, b, blank) positions of that window (120 states); shortest sequences.
+#   b at (0,0), a at (0,1), blank at (1,0)  ->  a at (0,0), b at (0,1)
+_FIX_CORNER = np.array(["ULRD".index(ch) for ch in "URDLDRUULDRDLUURD"], np.int64)
+#   b at (0,0), blank at (0,1), a at (1,1)  ->  a at (0,0), b at (0,1)
+_FIX_TRAPPED = np.array(["ULRD".index(ch) for ch in "LDRDLUURDLDRUULD"], np.int64)
+
+_DR = np.array([-1, 0, 0, 1], np.int64)
+_DC = np.array([0, -1, 1, 0], np.int64)
+
+
+@jit
+def _phys(st, r, c):
+    if st[_T]:
+        return c * st[_NCOL] + r
+    return r * st[_NCOL] + c
+
+
+@jit
+def _logical(st, p):
+    n = st[_NCOL]
+    pr = p // n
+    pc = p - pr * n
+    if st[_T]:
+        return pc, pr
+    return pr, pc
+
+
+@jit
+def _move(cells, pos, codes, st, code):
+    """Move the blank one cell in logical direction ``code`` (no checks: the
+    callers only ask for legal moves)."""
+    if st[_T]:
+        code = code ^ 1  # transpose swaps U<->L and R<->D
+    b = st[_BLANK]
+    if code == 0:
+        t = b - st[_NCOL]
+    elif code == 1:
+        t = b - 1
+    elif code == 2:
+        t = b + 1
+    else:
+        t = b + st[_NCOL]
+    v = cells[t]
+    cells[b] = v
+    pos[v] = b
+    cells[t] = 0
+    st[_BLANK] = t
+    k = st[_COUNT]
+    if k < st[_CAP]:
+        codes[k] = code
+    st[_COUNT] = k + 1
+
+
+@jit
+def _dir_code(dr, dc):
+    if dr == -1:
+        return 0
+    if dr == 1:
+        return 3
+    if dc == -1:
+        return 1
+    return 2
+
+
+@jit
+def _free(locked, st, r, c, xr, xc):
+    """Whether the blank may enter logical cell (r, c): on the board, not
+    locked, not the tile being moved (xr, xc)."""
+    if r < 0 or c < 0 or r >= st[_M] or c >= st[_N]:
+        return False
+    if r == xr and c == xc:
+        return False
+    return locked[_phys(st, r, c)] == 0
+
+
+@jit
+def _lpath_ok(locked, st, r0, c0, r1, c1, hfirst, xr, xc):
+    """Whether the L-shaped path (r0,c0) -> (r1,c1) is free (start excluded)."""
+    sr = 1 if r1 > r0 else -1
+    sc = 1 if c1 > c0 else -1
+    r, c = r0, c0
+    if hfirst:
+        while c != c1:
+            c += sc
+            if not _free(locked, st, r, c, xr, xc):
+                return False
+        while r != r1:
+            r += sr
+            if not _free(locked, st, r, c, xr, xc):
+                return False
+    else:
+        while r != r1:
+            r += sr
+            if not _free(locked, st, r, c, xr, xc):
+                return False
+        while c != c1:
+            c += sc
+            if not _free(locked, st, r, c, xr, xc):
+                return False
+    return True
+
+
+@jit
+def _lpath_go(cells, pos, codes, st, r0, c0, r1, c1, hfirst):
+    hcode = 2 if c1 > c0 else 1
+    vcode = 3 if r1 > r0 else 0
+    nh = abs(c1 - c0)
+    nv = abs(r1 - r0)
+    if hfirst:
+        for _ in range(nh):
+            _move(cells, pos, codes, st, hcode)
+        for _ in range(nv):
+            _move(cells, pos, codes, st, vcode)
+    else:
+        for _ in range(nv):
+            _move(cells, pos, codes, st, vcode)
+        for _ in range(nh):
+            _move(cells, pos, codes, st, hcode)
+
+
+@jit
+def _bfs_route(cells, pos, locked, codes, st, vis, par, queue, tr, tc, xr, xc, rlo, rhi, clo, chi):
+    """Shortest route of the blank to (tr, tc) inside the logical box
+    [rlo, rhi] x [clo, chi], avoiding locked cells and (xr, xc).  Cells of the
+    board are searched, not board states.  Returns False if there is none."""
+    st[_STAMP] += 1
+    stamp = st[_STAMP]
+    br, bc = _logical(st, st[_BLANK])
+    start = _phys(st, br, bc)
+    vis[start] = stamp
+    head = 0
+    tail = 0
+    queue[tail] = start
+    tail += 1
+    goal = _phys(st, tr, tc)
+    found = start == goal
+    while head < tail and not found:
+        p = queue[head]
+        head += 1
+        r, c = _logical(st, p)
+        for d in range(4):
+            nr = r + _DR[d]
+            nc = c + _DC[d]
+            if nr < rlo or nr > rhi or nc < clo or nc > chi:
+                continue
+            if not _free(locked, st, nr, nc, xr, xc):
+                continue
+            q = _phys(st, nr, nc)
+            if vis[q] == stamp:
+                continue
+            vis[q] = stamp
+            par[q] = d
+            queue[tail] = q
+            tail += 1
+            if q == goal:
+                found = True
+                break
+    if not found:
+        return False
+    # Walk back from the goal, collecting directions, then replay forwards.
+    k = 0
+    p = goal
+    while p != start:
+        d = par[p]
+        queue[k] = d  # the queue is free again: reuse it for the path
+        k += 1
+        r, c = _logical(st, p)
+        p = _phys(st, r - _DR[d], c - _DC[d])
+    for i in range(k - 1, -1, -1):
+        _move(cells, pos, codes, st, queue[i])
+    return True
+
+
+@jit
+def _route(cells, pos, locked, codes, st, vis, par, queue, tr, tc, xr, xc):
+    """Take the blank to logical (tr, tc) without touching (xr, xc) or locked
+    cells, by a shortest L-shaped path where one exists."""
+    br, bc = _logical(st, st[_BLANK])
+    if br == tr and bc == tc:
+        return True
+    for hfirst in (True, False):
+        if _lpath_ok(locked, st, br, bc, tr, tc, hfirst, xr, xc):
+            _lpath_go(cells, pos, codes, st, br, bc, tr, tc, hfirst)
+            return True
+    # One step aside, then an L-shaped path (goes round the tile).
+    for d in range(4):
+        wr = br + _DR[d]
+        wc = bc + _DC[d]
+        if not _free(locked, st, wr, wc, xr, xc):
+            continue
+        for hfirst in (True, False):
+            if _lpath_ok(locked, st, wr, wc, tr, tc, hfirst, xr, xc):
+                _move(cells, pos, codes, st, d)
+                _lpath_go(cells, pos, codes, st, wr, wc, tr, tc, hfirst)
+                return True
+    m = st[_M]
+    n = st[_N]
+    rlo = max(min(br, tr, xr) - 2, 0)
+    rhi = min(max(br, tr, xr) + 2, m - 1)
+    clo = max(min(bc, tc, xc) - 2, 0)
+    chi = min(max(bc, tc, xc) + 2, n - 1)
+    if _bfs_route(cells, pos, locked, codes, st, vis, par, queue, tr, tc, xr, xc, rlo, rhi, clo, chi):
+        return True
+    if _bfs_route(cells, pos, locked, codes, st, vis, par, queue, tr, tc, xr, xc, 0, m - 1, 0, n - 1):
+        return True
+    st[_ERR] = ERR_ROUTE
+    return False
+
+
+@jit
+def _step_cost(locked, st, br, bc, xr, xc, dr, dc):
+    """Estimated blank moves to reach the cell in front of the tile."""
+    fr = xr + dr
+    fc = xc + dc
+    if br == fr and bc == fc:
+        return 0
+    if br == xr - dr and bc == xc - dc:  # behind the tile: go round
+        return 4
+    if abs(br - xr) + abs(bc - xc) == 1:  # beside the tile
+        if _free(locked, st, br + dr, bc + dc, xr, xc):
+            return 2
+        return 6
+    dist = abs(br - fr) + abs(bc - fc)
+    if (br == xr and fr == xr and (bc - xc) * (fc - xc) < 0) or (bc == xc and fc == xc and (br - xr) * (fr - xr) < 0):
+        dist += 2
+    return dist
+
+
+@jit
+def _to_front(cells, pos, locked, codes, st, vis, par, queue, xr, xc, dr, dc):
+    """Blank to the cell in front of the tile at (xr, xc), direction (dr, dc).
+    Fixed patterns when the blank is next to the tile, else a route."""
+    br, bc = _logical(st, st[_BLANK])
+    fr = xr + dr
+    fc = xc + dc
+    if br == fr and bc == fc:
+        return True
+    dcode = _dir_code(dr, dc)
+    if br == xr - dr and bc == xc - dc:
+        # Behind: sideways, two forward, back in (4 moves).
+        er = dc
+        ec = dr  # a perpendicular; try both sides
+        for s in (1, -1):
+            sr = er * s
+            sc = ec * s
+            if (
+                _free(locked, st, br + sr, bc + sc, xr, xc)
+                and _free(locked, st, xr + sr, xc + sc, xr, xc)
+                and _free(locked, st, fr + sr, fc + sc, xr, xc)
+            ):
+                ecode = _dir_code(sr, sc)
+                _move(cells, pos, codes, st, ecode)
+                _move(cells, pos, codes, st, dcode)
+                _move(cells, pos, codes, st, dcode)
+                _move(cells, pos, codes, st, 3 - ecode)
+                return True
+    elif abs(br - xr) + abs(bc - xc) == 1:
+        # Beside: forward, then in (2 moves).
+        if _free(locked, st, br + dr, bc + dc, xr, xc):
+            _move(cells, pos, codes, st, dcode)
+            _move(cells, pos, codes, st, _dir_code(xr - br, xc - bc))
+            return True
+    return _route(cells, pos, locked, codes, st, vis, par, queue, fr, fc, xr, xc)
+
+
+@jit
+def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
+    """Bring tile ``label`` to logical (tr, tc), one step at a time, choosing
+    among the steps that shorten its distance the one the blank reaches
+    cheapest (this makes staircase paths: 3 moves per step)."""
+    while True:
+        xr, xc = _logical(st, pos[label])
+        if xr == tr and xc == tc:
+            return True
+        br, bc = _logical(st, st[_BLANK])
+        best_r = 0
+        best_c = 0
+        best = 1 << 60
+        if xr != tr:
+            dr = 1 if tr > xr else -1
+            if _free(locked, st, xr + dr, xc, -1, -1):
+                cost = _step_cost(locked, st, br, bc, xr, xc, dr, 0)
+                if cost < best:
+                    best = cost
+                    best_r = dr
+                    best_c = 0
+        if xc != tc:
+            dc = 1 if tc > xc else -1
+            if _free(locked, st, xr, xc + dc, -1, -1):
+                cost = _step_cost(locked, st, br, bc, xr, xc, 0, dc)
+                if cost < best:
+                    best = cost
+                    best_r = 0
+                    best_c = dc
+        if best == 1 << 60:
+            st[_ERR] = ERR_ROUTE
+            return False
+        if not _to_front(cells, pos, locked, codes, st, vis, par, queue, xr, xc, best_r, best_c):
+            return False
+        # The blank steps back into the tile's cell: the tile moves forward.
+        _move(cells, pos, codes, st, _dir_code(-best_r, -best_c))
+
+
+@jit
+def _play(cells, pos, codes, st, pattern):
+    for i in range(pattern.shape[0]):
+        _move(cells, pos, codes, st, pattern[i])
+
+
+@jit
+def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corner, fix_trapped):
+    """Place logical row ``r0`` from column ``c0`` to the right edge.  The
+    region below has at least two more rows."""
+    n = st[_N]
+    for k in range(c0, n - 2):
+        p = _phys(st, r0, k)
+        if not _move_tile(cells, pos, locked, codes, st, vis, par, queue, p + 1, r0, k):
+            return False
+        locked[p] = 1
+    pa = _phys(st, r0, n - 2)
+    pb = _phys(st, r0, n - 1)
+    a = pa + 1
+    b = pb + 1
+    if cells[pa] == a and cells[pb] == b:
+        locked[pa] = 1
+        locked[pb] = 1
+        return True
+    # Far tile b into the near cell.
+    if not _move_tile(cells, pos, locked, codes, st, vis, par, queue, b, r0, n - 2):
+        return False
+    locked[pa] = 1
+    ar, ac = _logical(st, pos[a])
+    br, bc = _logical(st, st[_BLANK])
+    if ar == r0 + 1 and ac == n - 1 and br == r0 and bc == n - 1:
+        # Blank shut in the corner above a.
+        _play(cells, pos, codes, st, fix_trapped)
+    elif ar == r0 and ac == n - 1:
+        # a in the far corner: the pair cannot be rotated in; fixed pattern.
+        if not _route(cells, pos, locked, codes, st, vis, par, queue, r0 + 1, n - 2, ar, ac):
+            return False
+        _play(cells, pos, codes, st, fix_corner)
+    else:
+        pbelow = _phys(st, r0 + 1, n - 2)
+        if not _move_tile(cells, pos, locked, codes, st, vis, par, queue, a, r0 + 1, n - 2):
+            return False
+        locked[pbelow] = 1
+        if not _route(cells, pos, locked, codes, st, vis, par, queue, r0, n - 1, -1, -1):
+            return False
+        locked[pbelow] = 0
+        _move(cells, pos, codes, st, 1)  # b slides to its cell
+        _move(cells, pos, codes, st, 3)  # a comes up into its cell
+    locked[pa] = 1
+    locked[pb] = 1
+    return True
+
+
+@jit
+def _solve_kernel(cells, m, n, codes, fix_corner, fix_trapped):
+    """Solve the relabelled board ``cells`` (flat, int32; goal: cell i holds
+    i + 1, blank last) in place.  Returns (moves, error code); codes beyond
+    ``codes.shape[0]`` are counted, not stored."""
+    size = m * n
+    pos = np.empty(size, np.int32)
+    st = np.zeros(_NSTATE, np.int64)
+    for i in range(size):
+        pos[cells[i]] = i
+        if cells[i] == 0:
+            st[_BLANK] = i
+    st[_CAP] = codes.shape[0]
+    st[_NCOL] = n
+    locked = np.zeros(size, np.uint8)
+    vis = np.zeros(size, np.int64)
+    par = np.zeros(size, np.uint8)
+    queue = np.empty(size, np.int64)
+    r0 = 0
+    c0 = 0
+    while m - r0 > 2 or n - c0 > 2:
+        if m - r0 >= n - c0:
+            st[_T] = 0
+            st[_M] = m
+            st[_N] = n
+            ok = _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corner, fix_trapped)
+            r0 += 1
+        else:
+            st[_T] = 1
+            st[_M] = n
+            st[_N] = m
+            ok = _solve_line(cells, pos, locked, codes, st, vis, par, queue, c0, r0, fix_corner, fix_trapped)
+            c0 += 1
+        if not ok:
+            return st[_COUNT], st[_ERR]
+    # Final 2 x 2: blank to its corner, then one turn of the cycle at most.
+    st[_T] = 0
+    st[_M] = m
+    st[_N] = n
+    if not _route(cells, pos, locked, codes, st, vis, par, queue, m - 1, n - 1, -1, -1):
+        return st[_COUNT], st[_ERR]
+    tl = (m - 2) * n + n - 2
+    tr = tl + 1
+    bl = tl + n
+    if cells[tl] != tl + 1:
+        if cells[bl] == tl + 1:
+            for d in (0, 1, 3, 2):  # U L D R: BL -> TL
+                _move(cells, pos, codes, st, d)
+        else:
+            for d in (1, 0, 2, 3):  # L U R D: TR -> TL
+                _move(cells, pos, codes, st, d)
+    if cells[tl] != tl + 1 or cells[tr] != tr + 1 or cells[bl] != bl + 1:
+        st[_ERR] = ERR_PARITY
+    return st[_COUNT], st[_ERR]
+
+
+@jit
+def _manhattan(cells, m, n):
+    """Sum of Manhattan distances of the relabelled board (blank skipped)."""
+    total = 0
+    for i in range(m * n):
+        v = cells[i]
+        if v != 0:
+            g = v - 1
+            total += abs(i // n - g // n) + abs(i % n - g % n)
+    return total
+
+
+# --------------------------------------------------------------------------
+# Python side
+
+
+def _slide_codes(frm: int, to: int, minus: int, plus: int) -> np.ndarray:
+    """Codes that slide the blank along one line from index frm to to."""
+    if to >= frm:
+        return np.full(to - frm, plus, np.uint8)
+    return np.full(frm - to, minus, np.uint8)
+
+
+def _relabel(start: np.ndarray, goal: np.ndarray):
+    """Start relabelled so that the goal, with its blank slid right then down
+    to the corner, is the standard layout; plus the codes that slide the blank
+    back (up then left)."""
+    m, n = goal.shape
+    gr, gc = (int(v) for v in np.argwhere(goal == 0)[0])
+    shifted = goal.copy()
+    # Sliding the blank right along row gr, then down column n-1.
+    row = shifted[gr]
+    row[gc:-1] = row[gc + 1 :].copy()
+    row[-1] = 0
+    col = shifted[:, n - 1]
+    col[gr:-1] = col[gr + 1 :].copy()
+    col[-1] = 0
+    label = np.empty(m * n, np.int32)
+    label[shifted.ravel().astype(np.int64)] = np.arange(1, m * n + 1, dtype=np.int32)
+    label[0] = 0
+    cells = label[start.ravel().astype(np.int64)]
+    back = np.concatenate([np.full(m - 1 - gr, 0, np.uint8), np.full(n - 1 - gc, 1, np.uint8)])
+    return cells, back
+
+
+def solve_constructive(board, goal=None, count_only: bool = False) -> Solution:
+    """A valid (not shortest) solution of any solvable board, any size.
+
+    Parameters
+    ----------
+    board : array_like, shape (m, n)
+        Start board (0 = blank); any m, n >= 1 with m*n >= 2.
+    goal : array_like, shape (m, n), optional
+        Target board, blank anywhere; default :func:`fastpuzzle.goal_board`.
+    count_only : bool
+        Do not keep the moves, only count them: for boards whose solution
+        would not fit in memory (1000 x 1000 takes billions of moves).  The
+        result then has empty ``codes`` and the count in ``move_count``.
+
+    Returns
+    -------
+    Solution
+        ``status="found"``, ``method="constructive"``, ``nodes=0``.
+        With ``count_only``, ``codes`` is empty and ``move_count`` (and
+        ``length``) hold the number of moves.
+
+    Raises
+    ------
+    ValueError
+        If the board is malformed or cannot reach the goal.
+
+    Examples
+    --------
+    >>> board = [[4, 1, 3], [7, 2, 6], [0, 5, 8]]
+    >>> sol = solve_constructive(board)
+    >>> sol.status, sol.method, sol.verify(board)
+    ('found', 'constructive', True)
+    >>> solve_constructive(board, count_only=True).length == sol.length
+    True
+    """
+    t0 = time.perf_counter()
+    batch, single = as_boards(board, label="board")
+    if not single:
+        raise ValueError(f"solve_constructive takes one board (m, n), got a batch of shape {batch.shape}")
+    start = batch[0]
+    m, n = start.shape
+    target = as_goal(goal, m, n)
+    if not is_solvable(start, target, check=False):
+        raise ValueError(f"the {m}x{n} board cannot reach the goal (it lies in the other half of the state space)")
+    if m == 1 or n == 1:
+        # No tile can pass another: the blank just slides to its goal cell.
+        frm = int(np.flatnonzero(start.ravel() == 0)[0])
+        to = int(np.flatnonzero(target.ravel() == 0)[0])
+        codes = _slide_codes(frm, to, 1, 2) if m == 1 else _slide_codes(frm, to, 0, 3)
+        count = len(codes)
+        return Solution(
+            codes[:0] if count_only else codes,
+            status="found",
+            method="constructive",
+            seconds=time.perf_counter() - t0,
+            move_count=count if count_only else None,
+        )
+    cells, back = _relabel(start, target)
+    if count_only:
+        cap = 0
+    else:
+        # Solutions run at about 3-4x the Manhattan bound; allow 4.5x plus the
+        # blank's trips (the kernel counts past the end, so a miss costs one
+        # rerun of exactly the right size).
+        cap = int(4.5 * _manhattan(cells, m, n)) + 16 * (m + n) * min(m, n) + 64
+    work = cells.copy()
+    buf = np.empty(cap, np.uint8)
+    count, err = _solve_kernel(work, m, n, buf, _FIX_CORNER, _FIX_TRAPPED)
+    if not err and count > cap:
+        work = cells.copy()
+        buf = np.empty(count, np.uint8)
+        count, err = _solve_kernel(work, m, n, buf, _FIX_CORNER, _FIX_TRAPPED)
+    if err:  # pragma: no cover - would be a bug
+        raise RuntimeError(f"constructive solver failed on a {m}x{n} board (error {err}); please report it")
+    total = int(count) + len(back)
+    if count_only:
+        codes = np.empty(0, np.uint8)
+    else:
+        codes = np.empty(total, np.uint8)
+        codes[:count] = buf[:count]
+        codes[count:] = back
+    return Solution(
+        codes,
+        status="found",
+        method="constructive",
+        seconds=time.perf_counter() - t0,
+        move_count=total if count_only else None,
+    )
+
+
+def write_solution(sol: Solution, path, *, newline: bool = True, chunk: int = 1 << 24) -> int:
+    """Write a solution's moves (``U D L R`` letters) to a file, in chunks.
+
+    Parameters
+    ----------
+    sol : Solution
+        A solution that kept its codes (not ``count_only``).
+    path : str or path-like or binary file object
+        Destination; a file object is written to and left open.
+    newline : bool
+        End the text with a newline.
+    chunk : int
+        Moves converted per write (bounds the extra memory).
+
+    Returns
+    -------
+    int
+        Number of moves written.
+
+    Examples
+    --------
+    >>> import io
+    >>> f = io.BytesIO()
+    >>> write_solution(Solution(np.array([0, 1, 2, 3], np.uint8)), f)
+    4
+    >>> f.getvalue()
+    b'ULRD\\n'
+    """
+    codes = np.asarray(sol.codes, np.uint8)
+    if codes.size == 0 and sol.length > 0:
+        raise ValueError("this solution kept only its move count (count_only=True); solve again without it to write moves")
+
+    def _write(f):
+        for i in range(0, codes.size, chunk):
+            f.write(_BYTE_OF_CODE[codes[i : i + chunk]].tobytes())
+        if newline:
+            f.write(b"\n")
+
+    if hasattr(path, "write"):
+        _write(path)
+    else:
+        with open(path, "wb") as f:
+            _write(f)
+    return int(codes.size)
