@@ -169,21 +169,49 @@ def _lpath_ok(locked, st, r0, c0, r1, c1, hfirst, xr, xc):
 
 
 @jit
+def _run(cells, pos, codes, st, code, k):
+    """``k`` moves of the blank in logical direction ``code`` (one call per
+    straight run: calls that pass arrays are not free)."""
+    if st[_T]:
+        code = code ^ 1
+    n = st[_NCOL]
+    if code == 0:
+        step = -n
+    elif code == 1:
+        step = -1
+    elif code == 2:
+        step = 1
+    else:
+        step = n
+    b = st[_BLANK]
+    cnt = st[_COUNT]
+    cap = st[_CAP]
+    for _ in range(k):
+        t = b + step
+        v = cells[t]
+        cells[b] = v
+        pos[v] = b
+        cells[t] = 0
+        b = t
+        if cnt < cap:
+            codes[cnt] = code
+        cnt += 1
+    st[_BLANK] = b
+    st[_COUNT] = cnt
+
+
+@jit
 def _lpath_go(cells, pos, codes, st, r0, c0, r1, c1, hfirst):
     hcode = 2 if c1 > c0 else 1
     vcode = 3 if r1 > r0 else 0
     nh = abs(c1 - c0)
     nv = abs(r1 - r0)
     if hfirst:
-        for _ in range(nh):
-            _move(cells, pos, codes, st, hcode)
-        for _ in range(nv):
-            _move(cells, pos, codes, st, vcode)
+        _run(cells, pos, codes, st, hcode, nh)
+        _run(cells, pos, codes, st, vcode, nv)
     else:
-        for _ in range(nv):
-            _move(cells, pos, codes, st, vcode)
-        for _ in range(nh):
-            _move(cells, pos, codes, st, hcode)
+        _run(cells, pos, codes, st, vcode, nv)
+        _run(cells, pos, codes, st, hcode, nh)
 
 
 @jit
@@ -276,97 +304,146 @@ def _route(cells, pos, locked, codes, st, vis, par, queue, tr, tc, xr, xc):
 
 
 @jit
-def _step_cost(locked, st, br, bc, xr, xc, dr, dc):
-    """Estimated blank moves to reach the cell in front of the tile."""
-    fr = xr + dr
-    fc = xc + dc
-    if br == fr and bc == fc:
-        return 0
-    if br == xr - dr and bc == xc - dc:  # behind the tile: go round
-        return 4
-    if abs(br - xr) + abs(bc - xc) == 1:  # beside the tile
-        if _free(locked, st, br + dr, bc + dc, xr, xc):
-            return 2
-        return 6
-    dist = abs(br - fr) + abs(bc - fc)
-    if (br == xr and fr == xr and (bc - xc) * (fc - xc) < 0) or (bc == xc and fc == xc and (br - xr) * (fr - xr) < 0):
-        dist += 2
-    return dist
-
-
-@jit
-def _to_front(cells, pos, locked, codes, st, vis, par, queue, xr, xc, dr, dc):
-    """Blank to the cell in front of the tile at (xr, xc), direction (dr, dc).
-    Fixed patterns when the blank is next to the tile, else a route."""
-    br, bc = _logical(st, st[_BLANK])
-    fr = xr + dr
-    fc = xc + dc
-    if br == fr and bc == fc:
-        return True
-    dcode = _dir_code(dr, dc)
-    if br == xr - dr and bc == xc - dc:
-        # Behind: sideways, two forward, back in (4 moves).
-        er = dc
-        ec = dr  # a perpendicular; try both sides
-        for s in (1, -1):
-            sr = er * s
-            sc = ec * s
-            if (
-                _free(locked, st, br + sr, bc + sc, xr, xc)
-                and _free(locked, st, xr + sr, xc + sc, xr, xc)
-                and _free(locked, st, fr + sr, fc + sc, xr, xc)
-            ):
-                ecode = _dir_code(sr, sc)
-                _move(cells, pos, codes, st, ecode)
-                _move(cells, pos, codes, st, dcode)
-                _move(cells, pos, codes, st, dcode)
-                _move(cells, pos, codes, st, 3 - ecode)
-                return True
-    elif abs(br - xr) + abs(bc - xc) == 1:
-        # Beside: forward, then in (2 moves).
-        if _free(locked, st, br + dr, bc + dc, xr, xc):
-            _move(cells, pos, codes, st, dcode)
-            _move(cells, pos, codes, st, _dir_code(xr - br, xc - bc))
-            return True
-    return _route(cells, pos, locked, codes, st, vis, par, queue, fr, fc, xr, xc)
+def _free_s(locked, m, n, rs, cs, r, c, xr, xc):
+    """:func:`_free` with the frame unpacked (hot loop)."""
+    if r < 0 or c < 0 or r >= m or c >= n:
+        return False
+    if r == xr and c == xc:
+        return False
+    return locked[r * rs + c * cs] == 0
 
 
 @jit
 def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
-    """Bring tile ``label`` to logical (tr, tc), one step at a time, choosing
-    among the steps that shorten its distance the one the blank reaches
-    cheapest (this makes staircase paths: 3 moves per step)."""
-    while True:
-        xr, xc = _logical(st, pos[label])
-        if xr == tr and xc == tc:
-            return True
-        br, bc = _logical(st, st[_BLANK])
-        best_r = 0
-        best_c = 0
+    """Bring tile ``label`` to logical (tr, tc), one step at a time.
+
+    Of the (at most two) steps that shorten the tile's distance, take the one
+    the blank reaches cheapest: after a step the blank sits behind the tile,
+    so turning costs 2 blank moves and going straight 4; that makes staircase
+    paths (3 moves per step) wherever the tile has to go both ways.  With the
+    blank next to the tile the moves are fixed patterns, run in this loop
+    (the hot path); otherwise the blank takes a route first.
+    """
+    n = st[_NCOL]
+    m_ = st[_M]
+    n_ = st[_N]
+    tp = st[_T]
+    if tp:
+        rs = 1
+        cs = n
+    else:
+        rs = n
+        cs = 1
+    cap = st[_CAP]
+    seq = np.empty(8, np.int64)
+    b = st[_BLANK]
+    cnt = st[_COUNT]
+    br, bc = _logical(st, b)
+    xr, xc = _logical(st, pos[label])
+    while xr != tr or xc != tc:
+        # Pick the step.
         best = 1 << 60
-        if xr != tr:
-            dr = 1 if tr > xr else -1
-            if _free(locked, st, xr + dr, xc, -1, -1):
-                cost = _step_cost(locked, st, br, bc, xr, xc, dr, 0)
-                if cost < best:
-                    best = cost
-                    best_r = dr
-                    best_c = 0
-        if xc != tc:
-            dc = 1 if tc > xc else -1
-            if _free(locked, st, xr, xc + dc, -1, -1):
-                cost = _step_cost(locked, st, br, bc, xr, xc, 0, dc)
-                if cost < best:
-                    best = cost
-                    best_r = 0
-                    best_c = dc
+        dr = 0
+        dc = 0
+        for axis in range(2):
+            if axis == 0:
+                if xr == tr:
+                    continue
+                sr = 1 if tr > xr else -1
+                sc = 0
+            else:
+                if xc == tc:
+                    continue
+                sr = 0
+                sc = 1 if tc > xc else -1
+            if not _free_s(locked, m_, n_, rs, cs, xr + sr, xc + sc, -1, -1):
+                continue
+            fr = xr + sr
+            fc = xc + sc
+            if br == fr and bc == fc:
+                cost = 0
+            elif br == xr - sr and bc == xc - sc:
+                cost = 4
+            elif abs(br - xr) + abs(bc - xc) == 1:
+                cost = 2 if _free_s(locked, m_, n_, rs, cs, br + sr, bc + sc, xr, xc) else 6
+            else:
+                cost = abs(br - fr) + abs(bc - fc)
+                if (br == xr and fr == xr and (bc - xc) * (fc - xc) < 0) or (
+                    bc == xc and fc == xc and (br - xr) * (fr - xr) < 0
+                ):
+                    cost += 2
+            if cost < best:
+                best = cost
+                dr = sr
+                dc = sc
         if best == 1 << 60:
             st[_ERR] = ERR_ROUTE
             return False
-        if not _to_front(cells, pos, locked, codes, st, vis, par, queue, xr, xc, best_r, best_c):
-            return False
+        fr = xr + dr
+        fc = xc + dc
+        dcode = _dir_code(dr, dc)
+        # Blank to the front cell: a fixed pattern when it is next to the tile.
+        k = 0
+        if br == fr and bc == fc:
+            pass
+        elif br == xr - dr and bc == xc - dc:
+            for s in (1, -1):
+                er = dc * s
+                ec = dr * s
+                if (
+                    _free_s(locked, m_, n_, rs, cs, br + er, bc + ec, xr, xc)
+                    and _free_s(locked, m_, n_, rs, cs, xr + er, xc + ec, xr, xc)
+                    and _free_s(locked, m_, n_, rs, cs, fr + er, fc + ec, xr, xc)
+                ):
+                    ecode = _dir_code(er, ec)
+                    seq[0] = ecode
+                    seq[1] = dcode
+                    seq[2] = dcode
+                    seq[3] = 3 - ecode
+                    k = 4
+                    break
+        elif abs(br - xr) + abs(bc - xc) == 1:
+            if _free_s(locked, m_, n_, rs, cs, br + dr, bc + dc, xr, xc):
+                seq[0] = dcode
+                seq[1] = _dir_code(xr - br, xc - bc)
+                k = 2
+        if k == 0 and not (br == fr and bc == fc):
+            st[_BLANK] = b
+            st[_COUNT] = cnt
+            if not _route(cells, pos, locked, codes, st, vis, par, queue, fr, fc, xr, xc):
+                return False
+            b = st[_BLANK]
+            cnt = st[_COUNT]
         # The blank steps back into the tile's cell: the tile moves forward.
-        _move(cells, pos, codes, st, _dir_code(-best_r, -best_c))
+        seq[k] = 3 - dcode
+        k += 1
+        for i in range(k):
+            code = seq[i]
+            if tp:
+                code = code ^ 1
+            if code == 0:
+                t = b - n
+            elif code == 1:
+                t = b - 1
+            elif code == 2:
+                t = b + 1
+            else:
+                t = b + n
+            v = cells[t]
+            cells[b] = v
+            pos[v] = b
+            cells[t] = 0
+            b = t
+            if cnt < cap:
+                codes[cnt] = code
+            cnt += 1
+        br = xr
+        bc = xc
+        xr = fr
+        xc = fc
+    st[_BLANK] = b
+    st[_COUNT] = cnt
+    return True
 
 
 @jit
