@@ -57,7 +57,9 @@ _M = 5  # logical rows
 _N = 6  # logical columns
 _ERR = 7  # error code (0 = none)
 _STAMP = 8  # BFS visit stamp
-_NSTATE = 9
+_STEPS = 9  # tile steps (statistics)
+_ROUTED = 10  # moves made by routes of the blank (statistics)
+_NSTATE = 11
 
 #: Errors reported by the kernel (any of them would be a bug: the wrapper
 #: only passes solvable boards).
@@ -413,7 +415,9 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
             if not _route(cells, pos, locked, codes, st, vis, par, queue, fr, fc, xr, xc):
                 return False
             b = st[_BLANK]
+            st[_ROUTED] += st[_COUNT] - cnt
             cnt = st[_COUNT]
+        st[_STEPS] += 1
         # The blank steps back into the tile's cell: the tile moves forward.
         seq[k] = 3 - dcode
         k += 1
@@ -453,15 +457,36 @@ def _play(cells, pos, codes, st, pattern):
 
 
 @jit
-def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corner, fix_trapped):
+def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corner, fix_trapped, weight):
     """Place logical row ``r0`` from column ``c0`` to the right edge.  The
-    region below has at least two more rows."""
-    n = st[_N]
-    for k in range(c0, n - 2):
+    region below has at least two more rows.
+
+    The row fills from both ends inward: each time, the end whose tile is
+    cheaper to bring (blank's trip + ``weight`` x the tile's distance) goes
+    next; the last two cells, wherever the ends meet, go in as a pair.
+    """
+    lo = c0
+    hi = st[_N] - 1
+    while hi - lo >= 2:
+        br, bc = _logical(st, st[_BLANK])
+        best = 1 << 60
+        k = lo
+        for side in range(2):
+            kk = lo if side == 0 else hi
+            xr, xc = _logical(st, pos[_phys(st, r0, kk) + 1])
+            cost = abs(br - xr) + abs(bc - xc) + weight * (abs(xr - r0) + abs(xc - kk))
+            if cost < best:
+                best = cost
+                k = kk
         p = _phys(st, r0, k)
         if not _move_tile(cells, pos, locked, codes, st, vis, par, queue, p + 1, r0, k):
             return False
         locked[p] = 1
+        if k == lo:
+            lo += 1
+        else:
+            hi -= 1
+    n = lo + 2  # the pair takes columns lo, lo + 1 (named n - 2, n - 1 below)
     pa = _phys(st, r0, n - 2)
     pb = _phys(st, r0, n - 1)
     a = pa + 1
@@ -500,10 +525,11 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
 
 
 @jit
-def _solve_kernel(cells, m, n, codes, fix_corner, fix_trapped):
+def _solve_kernel(cells, m, n, codes, fix_corner, fix_trapped, stats, weight=1):
     """Solve the relabelled board ``cells`` (flat, int32; goal: cell i holds
     i + 1, blank last) in place.  Returns (moves, error code); codes beyond
-    ``codes.shape[0]`` are counted, not stored."""
+    ``codes.shape[0]`` are counted, not stored.  ``stats`` receives the tile
+    steps and the moves of the blank's routes."""
     size = m * n
     pos = np.empty(size, np.int32)
     st = np.zeros(_NSTATE, np.int64)
@@ -524,13 +550,13 @@ def _solve_kernel(cells, m, n, codes, fix_corner, fix_trapped):
             st[_T] = 0
             st[_M] = m
             st[_N] = n
-            ok = _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corner, fix_trapped)
+            ok = _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corner, fix_trapped, weight)
             r0 += 1
         else:
             st[_T] = 1
             st[_M] = n
             st[_N] = m
-            ok = _solve_line(cells, pos, locked, codes, st, vis, par, queue, c0, r0, fix_corner, fix_trapped)
+            ok = _solve_line(cells, pos, locked, codes, st, vis, par, queue, c0, r0, fix_corner, fix_trapped, weight)
             c0 += 1
         if not ok:
             return st[_COUNT], st[_ERR]
@@ -540,6 +566,8 @@ def _solve_kernel(cells, m, n, codes, fix_corner, fix_trapped):
     st[_N] = n
     if not _route(cells, pos, locked, codes, st, vis, par, queue, m - 1, n - 1, -1, -1):
         return st[_COUNT], st[_ERR]
+    stats[0] = st[_STEPS]
+    stats[1] = st[_ROUTED]
     tl = (m - 2) * n + n - 2
     tr = tl + 1
     bl = tl + n
@@ -667,11 +695,12 @@ def solve_constructive(board, goal=None, count_only: bool = False) -> Solution:
         cap = int(4.5 * _manhattan(cells, m, n)) + 16 * (m + n) * min(m, n) + 64
     work = cells.copy()
     buf = np.empty(cap, np.uint8)
-    count, err = _solve_kernel(work, m, n, buf, _FIX_CORNER, _FIX_TRAPPED)
+    stats = np.zeros(2, np.int64)
+    count, err = _solve_kernel(work, m, n, buf, _FIX_CORNER, _FIX_TRAPPED, stats)
     if not err and count > cap:
         work = cells.copy()
         buf = np.empty(count, np.uint8)
-        count, err = _solve_kernel(work, m, n, buf, _FIX_CORNER, _FIX_TRAPPED)
+        count, err = _solve_kernel(work, m, n, buf, _FIX_CORNER, _FIX_TRAPPED, stats)
     if err:  # pragma: no cover - would be a bug
         raise RuntimeError(f"constructive solver failed on a {m}x{n} board (error {err}); please report it")
     total = int(count) + len(back)
