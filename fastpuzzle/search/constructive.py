@@ -59,7 +59,10 @@ _ERR = 7  # error code (0 = none)
 _STAMP = 8  # BFS visit stamp
 _STEPS = 9  # tile steps (statistics)
 _ROUTED = 10  # moves made by routes of the blank (statistics)
-_NSTATE = 11
+_DEPTH = 11  # how many of the last moves the ring below still knows
+_RING = 16  # ring of the last _RING_SIZE moves, indexed by move number
+_RING_SIZE = 64
+_NSTATE = _RING + _RING_SIZE
 
 #: Errors reported by the kernel (any of them would be a bug: the wrapper
 #: only passes solvable boards).
@@ -115,10 +118,22 @@ def _move(cells, pos, codes, st, code):
     pos[v] = b
     cells[t] = 0
     st[_BLANK] = t
-    k = st[_COUNT]
-    if k < st[_CAP]:
-        codes[k] = code
-    st[_COUNT] = k + 1
+    st[_COUNT], st[_DEPTH] = _record(codes, st, st[_COUNT], st[_DEPTH], st[_CAP], code)
+
+
+@jit
+def _record(codes, st, cnt, depth, cap, code):
+    """Append a (physical) move code, or cancel it against the previous move
+    when that was its inverse (routes and patterns meet that way now and
+    then).  The ring in ``st`` remembers the last moves in every mode, so
+    counting and recording take identical decisions.  Returns the new
+    (count, depth)."""
+    if depth > 0 and st[_RING + ((cnt - 1) & (_RING_SIZE - 1))] == 3 - code:
+        return cnt - 1, depth - 1
+    if cnt < cap:
+        codes[cnt] = code
+    st[_RING + (cnt & (_RING_SIZE - 1))] = code
+    return cnt + 1, min(depth + 1, _RING_SIZE)
 
 
 @jit
@@ -187,6 +202,7 @@ def _run(cells, pos, codes, st, code, k):
         step = n
     b = st[_BLANK]
     cnt = st[_COUNT]
+    depth = st[_DEPTH]
     cap = st[_CAP]
     for _ in range(k):
         t = b + step
@@ -195,11 +211,10 @@ def _run(cells, pos, codes, st, code, k):
         pos[v] = b
         cells[t] = 0
         b = t
-        if cnt < cap:
-            codes[cnt] = code
-        cnt += 1
+        cnt, depth = _record(codes, st, cnt, depth, cap, code)
     st[_BLANK] = b
     st[_COUNT] = cnt
+    st[_DEPTH] = depth
 
 
 @jit
@@ -340,6 +355,7 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
     seq = np.empty(8, np.int64)
     b = st[_BLANK]
     cnt = st[_COUNT]
+    depth = st[_DEPTH]
     br, bc = _logical(st, b)
     xr, xc = _logical(st, pos[label])
     while xr != tr or xc != tc:
@@ -412,11 +428,13 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
         if k == 0 and not (br == fr and bc == fc):
             st[_BLANK] = b
             st[_COUNT] = cnt
+            st[_DEPTH] = depth
             if not _route(cells, pos, locked, codes, st, vis, par, queue, fr, fc, xr, xc):
                 return False
             b = st[_BLANK]
             st[_ROUTED] += st[_COUNT] - cnt
             cnt = st[_COUNT]
+            depth = st[_DEPTH]
         st[_STEPS] += 1
         # The blank steps back into the tile's cell: the tile moves forward.
         seq[k] = 3 - dcode
@@ -438,15 +456,14 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
             pos[v] = b
             cells[t] = 0
             b = t
-            if cnt < cap:
-                codes[cnt] = code
-            cnt += 1
+            cnt, depth = _record(codes, st, cnt, depth, cap, code)
         br = xr
         bc = xc
         xr = fr
         xc = fc
     st[_BLANK] = b
     st[_COUNT] = cnt
+    st[_DEPTH] = depth
     return True
 
 
@@ -525,9 +542,10 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
 
 
 @jit
-def _solve_kernel(cells, m, n, codes, fix_corner, fix_trapped, stats, weight=1):
+def _solve_kernel(cells, m, n, codes, back, fix_corner, fix_trapped, stats, weight=1):
     """Solve the relabelled board ``cells`` (flat, int32; goal: cell i holds
-    i + 1, blank last) in place.  Returns (moves, error code); codes beyond
+    i + 1, blank last) in place, then play ``back``.  Returns (moves, error
+    code); codes beyond
     ``codes.shape[0]`` are counted, not stored.  ``stats`` receives the tile
     steps and the moves of the blank's routes."""
     size = m * n
@@ -580,6 +598,9 @@ def _solve_kernel(cells, m, n, codes, fix_corner, fix_trapped, stats, weight=1):
                 _move(cells, pos, codes, st, d)
     if cells[tl] != tl + 1 or cells[tr] != tr + 1 or cells[bl] != bl + 1:
         st[_ERR] = ERR_PARITY
+        return st[_COUNT], st[_ERR]
+    for i in range(back.shape[0]):  # from the corner to the goal's blank cell
+        _move(cells, pos, codes, st, back[i])
     return st[_COUNT], st[_ERR]
 
 
@@ -597,6 +618,10 @@ def _manhattan(cells, m, n):
 
 # --------------------------------------------------------------------------
 # Python side
+
+
+#: First guess of the code buffer, in units of the start's Manhattan distance.
+_CAPACITY_FACTOR = 4.5
 
 
 def _slide_codes(frm: int, to: int, minus: int, plus: int) -> np.ndarray:
@@ -689,27 +714,25 @@ def solve_constructive(board, goal=None, count_only: bool = False) -> Solution:
     if count_only:
         cap = 0
     else:
-        # Solutions run at about 3-4x the Manhattan bound; allow 4.5x plus the
-        # blank's trips (the kernel counts past the end, so a miss costs one
-        # rerun of exactly the right size).
-        cap = int(4.5 * _manhattan(cells, m, n)) + 16 * (m + n) * min(m, n) + 64
+        # Solutions run at about 3-4x the Manhattan bound (see
+        # _CAPACITY_FACTOR); the kernel counts past the end of the buffer, so
+        # a miss costs one rerun of exactly the right size.
+        cap = int(_CAPACITY_FACTOR * _manhattan(cells, m, n)) + 16 * (m + n) * min(m, n) + 64
     work = cells.copy()
     buf = np.empty(cap, np.uint8)
     stats = np.zeros(2, np.int64)
-    count, err = _solve_kernel(work, m, n, buf, _FIX_CORNER, _FIX_TRAPPED, stats)
-    if not err and count > cap:
+    count, err = _solve_kernel(work, m, n, buf, back, _FIX_CORNER, _FIX_TRAPPED, stats)
+    if not err and not count_only and count > cap:
         work = cells.copy()
         buf = np.empty(count, np.uint8)
-        count, err = _solve_kernel(work, m, n, buf, _FIX_CORNER, _FIX_TRAPPED, stats)
+        count, err = _solve_kernel(work, m, n, buf, back, _FIX_CORNER, _FIX_TRAPPED, stats)
     if err:  # pragma: no cover - would be a bug
         raise RuntimeError(f"constructive solver failed on a {m}x{n} board (error {err}); please report it")
-    total = int(count) + len(back)
+    total = int(count)
     if count_only:
-        codes = np.empty(0, np.uint8)
-    else:
-        codes = np.empty(total, np.uint8)
-        codes[:count] = buf[:count]
-        codes[count:] = back
+        codes = buf[:0]
+    else:  # trim, unless that would copy a large buffer to save little
+        codes = buf[:total] if total * 4 >= buf.size * 3 else buf[:total].copy()
     return Solution(
         codes,
         status="found",
