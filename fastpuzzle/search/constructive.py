@@ -211,7 +211,17 @@ def _run(cells, pos, codes, st, code, k):
         pos[v] = b
         cells[t] = 0
         b = t
-        cnt, depth = _record(codes, st, cnt, depth, cap, code)
+        # _record, written out: a call that passes arrays costs more than a move
+        if depth > 0 and st[_RING + ((cnt - 1) & (_RING_SIZE - 1))] == 3 - code:
+            cnt -= 1
+            depth -= 1
+        else:
+            if cnt < cap:
+                codes[cnt] = code
+            st[_RING + (cnt & (_RING_SIZE - 1))] = code
+            cnt += 1
+            if depth < _RING_SIZE:
+                depth += 1
     st[_BLANK] = b
     st[_COUNT] = cnt
     st[_DEPTH] = depth
@@ -456,7 +466,17 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
             pos[v] = b
             cells[t] = 0
             b = t
-            cnt, depth = _record(codes, st, cnt, depth, cap, code)
+            # _record, written out (hot loop)
+            if depth > 0 and st[_RING + ((cnt - 1) & (_RING_SIZE - 1))] == 3 - code:
+                cnt -= 1
+                depth -= 1
+            else:
+                if cnt < cap:
+                    codes[cnt] = code
+                st[_RING + (cnt & (_RING_SIZE - 1))] = code
+                cnt += 1
+                if depth < _RING_SIZE:
+                    depth += 1
         br = xr
         bc = xc
         xr = fr
