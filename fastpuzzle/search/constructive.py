@@ -341,7 +341,7 @@ def _free_s(locked, m, n, rs, cs, r, c, xr, xc):
 
 
 @jit
-def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
+def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc, follow=-1, gate=-1):
     """Bring tile ``label`` to logical (tr, tc), one step at a time.
 
     Of the (at most two) steps that shorten the tile's distance, take the one
@@ -350,6 +350,14 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
     paths (3 moves per step) wherever the tile has to go both ways.  With the
     blank next to the tile the moves are fixed patterns, run in this loop
     (the hot path); otherwise the blank takes a route first.
+
+    ``follow``: a tile next to this one that trails it, stepping into each
+    cell the leader leaves (one blank move more per step).  Two tiles then
+    travel for 7 moves per straight step instead of 10 and share one trip
+    of the blank.  Where the blank finds no way round the pair, the follower
+    is dropped and the leader goes on alone.  ``gate``: a logical row the
+    leader may enter only in the target column (so that a follower ends
+    right below the target, not beside it).
     """
     n = st[_NCOL]
     m_ = st[_M]
@@ -368,7 +376,14 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
     depth = st[_DEPTH]
     br, bc = _logical(st, b)
     xr, xc = _logical(st, pos[label])
+    pf = -1  # cell of the follower, locked while the blank moves round the pair
+    ok = True
     while xr != tr or xc != tc:
+        if follow >= 0:
+            pf = pos[follow]
+            yr, yc = _logical(st, pf)
+            locked[pf] = 1
+        gated = 0
         # Pick the step.
         best = 1 << 60
         dr = 0
@@ -385,6 +400,10 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
                 sr = 0
                 sc = 1 if tc > xc else -1
             if not _free_s(locked, m_, n_, rs, cs, xr + sr, xc + sc, -1, -1):
+                continue
+            if xr + sr == gate and xr != gate and xc != tc and axis == 0:
+                if gated < 1:
+                    gated = 1  # a step refused only for the gate
                 continue
             fr = xr + sr
             fc = xc + sc
@@ -404,9 +423,17 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
                 best = cost
                 dr = sr
                 dc = sc
+        if best == 1 << 60 and (gated or follow >= 0):
+            # Only the gate or the follower is in the way: go on alone, ungated.
+            if follow >= 0:
+                locked[pf] = 0
+                follow = -1
+            gate = -1
+            continue
         if best == 1 << 60:
             st[_ERR] = ERR_ROUTE
-            return False
+            ok = False
+            break
         fr = xr + dr
         fc = xc + dc
         dcode = _dir_code(dr, dc)
@@ -440,7 +467,14 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
             st[_COUNT] = cnt
             st[_DEPTH] = depth
             if not _route(cells, pos, locked, codes, st, vis, par, queue, fr, fc, xr, xc):
-                return False
+                if follow < 0:
+                    ok = False
+                    break
+                # No way round the pair: drop the follower, go on alone.
+                st[_ERR] = 0
+                locked[pf] = 0
+                follow = -1
+                continue
             b = st[_BLANK]
             st[_ROUTED] += st[_COUNT] - cnt
             cnt = st[_COUNT]
@@ -449,6 +483,11 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
         # The blank steps back into the tile's cell: the tile moves forward.
         seq[k] = 3 - dcode
         k += 1
+        if follow >= 0:
+            # ... and on into the follower's cell: it takes the leader's.
+            locked[pf] = 0
+            seq[k] = _dir_code(yr - xr, yc - xc)
+            k += 1
         for i in range(k):
             code = seq[i]
             if tp:
@@ -477,14 +516,91 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc):
                 cnt += 1
                 if depth < _RING_SIZE:
                     depth += 1
-        br = xr
-        bc = xc
+        if follow >= 0:
+            br = yr
+            bc = yc
+        else:
+            br = xr
+            bc = xc
         xr = fr
         xc = fc
+    if follow >= 0 and pf >= 0:
+        locked[pf] = 0
+    # Every exit writes the state back: a caller may carry on after a failure.
     st[_BLANK] = b
     st[_COUNT] = cnt
     st[_DEPTH] = depth
-    return True
+    return ok
+
+
+@jit
+def _l1(ar, ac, br, bc):
+    return abs(ar - br) + abs(ac - bc)
+
+
+@jit
+def _join(cells, pos, locked, codes, st, vis, par, queue, mover, anchor, tr, tc, front):
+    """Bring tile ``mover`` next to tile ``anchor`` (held still), on the side
+    nearest the mover; ``front`` > 0 prefers the side toward (tr, tc), < 0
+    the side away from it."""
+    ar, ac = _logical(st, pos[anchor])
+    xr, xc = _logical(st, pos[mover])
+    m_ = st[_M]
+    n_ = st[_N]
+    here = _l1(ar, ac, tr, tc)
+    best = 1 << 60
+    cr = -1
+    cc = -1
+    for d in range(4):
+        r = ar + _DR[d]
+        c = ac + _DC[d]
+        if r < 0 or c < 0 or r >= m_ or c >= n_ or locked[_phys(st, r, c)]:
+            continue
+        cost = 2 * _l1(xr, xc, r, c)
+        if (_l1(r, c, tr, tc) < here) != (front > 0):
+            cost += 8
+        if c != tc:
+            cost += 1  # in line with the target column: no turn later
+        if cost < best:
+            best = cost
+            cr = r
+            cc = c
+    if cr < 0:
+        return False
+    pa = pos[anchor]
+    locked[pa] = 1
+    ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, mover, cr, cc)
+    locked[pa] = 0
+    return ok
+
+
+@jit
+def _place_two(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, follow, fr, fc, gate):
+    """Bring ``lead`` to (tr, tc) with ``follow`` (whose own target is
+    (fr, fc), next to it) either trailing it as a pair or left for later,
+    whichever looks cheaper.  Straight steps cost about 5 moves for one tile
+    and 7 for a pair, and a pair shares one trip of the blank."""
+    br, bc = _logical(st, st[_BLANK])
+    xr, xc = _logical(st, pos[lead])
+    yr, yc = _logical(st, pos[follow])
+    dx = _l1(xr, xc, tr, tc)
+    dy = _l1(yr, yc, fr, fc)
+    apart = _l1(xr, xc, yr, yc)
+    alone = _l1(br, bc, xr, xc) + 5 * dx + _l1(tr, tc, yr, yc) + 5 * dy
+    join_lead = _l1(br, bc, yr, yc) + 5 * apart + 7 * dx + 10  # follower comes to the leader
+    join_follow = _l1(br, bc, xr, xc) + 5 * apart + 7 * dy + 10  # leader comes to the follower
+    if alone <= join_lead and alone <= join_follow:
+        return _move_tile(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, -1, gate)
+    if join_lead <= join_follow:
+        ok = _join(cells, pos, locked, codes, st, vis, par, queue, follow, lead, tr, tc, -1)
+    else:
+        ok = _join(cells, pos, locked, codes, st, vis, par, queue, lead, follow, tr, tc, 1)
+    if not ok:
+        # The anchored tile walled the mover off: no harm done (every move
+        # made was legal), bring the leader alone.
+        st[_ERR] = 0
+        return _move_tile(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, -1, gate)
+    return _move_tile(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, follow, gate)
 
 
 @jit
@@ -516,7 +632,13 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
                 best = cost
                 k = kk
         p = _phys(st, r0, k)
-        if not _move_tile(cells, pos, locked, codes, st, vis, par, queue, p + 1, r0, k):
+        if hi - lo >= 3:
+            k2 = k + 1 if k == lo else k - 1  # placed next, if this end stays cheaper
+            ok = _place_two(cells, pos, locked, codes, st, vis, par, queue, p + 1, r0, k,
+                            _phys(st, r0, k2) + 1, r0, k2, r0)
+        else:
+            ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, p + 1, r0, k)
+        if not ok:
             return False
         locked[p] = 1
         if k == lo:
@@ -533,7 +655,7 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
         locked[pb] = 1
         return True
     # Far tile b into the near cell.
-    if not _move_tile(cells, pos, locked, codes, st, vis, par, queue, b, r0, n - 2):
+    if not _place_two(cells, pos, locked, codes, st, vis, par, queue, b, r0, n - 2, a, r0 + 1, n - 2, r0):
         return False
     locked[pa] = 1
     ar, ac = _logical(st, pos[a])
