@@ -341,6 +341,69 @@ def _free_s(locked, m, n, rs, cs, r, c, xr, xc):
 
 
 @jit
+def _lpath_free(locked, m, n, rs, cs, r0, c0, r1, c1, hfirst, xr, xc):
+    """:func:`_lpath_ok` with the frame unpacked (hot loop)."""
+    sr = 1 if r1 > r0 else -1
+    sc = 1 if c1 > c0 else -1
+    r, c = r0, c0
+    for leg in range(2):
+        if (leg == 0) == hfirst:
+            while c != c1:
+                c += sc
+                if not _free_s(locked, m, n, rs, cs, r, c, xr, xc):
+                    return False
+        else:
+            while r != r1:
+                r += sr
+                if not _free_s(locked, m, n, rs, cs, r, c, xr, xc):
+                    return False
+    return True
+
+
+@jit
+def _lpath_pack(r0, c0, r1, c1, hfirst, packed, k):
+    """Append the codes of an L-shaped path to ``packed`` (2 bits a move)."""
+    hcode = 2 if c1 > c0 else 1
+    vcode = 3 if r1 > r0 else 0
+    for leg in range(2):
+        if (leg == 0) == hfirst:
+            for _ in range(abs(c1 - c0)):
+                packed |= hcode << (2 * k)
+                k += 1
+        else:
+            for _ in range(abs(r1 - r0)):
+                packed |= vcode << (2 * k)
+                k += 1
+    return packed, k
+
+
+@jit
+def _short_path(locked, m, n, rs, cs, br, bc, fr, fc, xr, xc):
+    """A shortest-looking path of at most 7 moves for the blank from (br, bc)
+    to (fr, fc) avoiding (xr, xc) and locked cells: an L-shaped path, or one
+    step aside and then an L-shaped path.  Returns (codes packed 2 bits a
+    move, count), count -1 when there is none this short.  Takes one array,
+    so the compiler inlines it into the hot loop."""
+    d0 = abs(br - fr) + abs(bc - fc)
+    if d0 <= 7:
+        for hfirst in (True, False):
+            if _lpath_free(locked, m, n, rs, cs, br, bc, fr, fc, hfirst, xr, xc):
+                return _lpath_pack(br, bc, fr, fc, hfirst, 0, 0)
+    if d0 <= 5:
+        for d in range(4):
+            wr = br + (-1 if d == 0 else (1 if d == 3 else 0))
+            wc = bc + (-1 if d == 1 else (1 if d == 2 else 0))
+            if abs(wr - fr) + abs(wc - fc) > 6:
+                continue
+            if not _free_s(locked, m, n, rs, cs, wr, wc, xr, xc):
+                continue
+            for hfirst in (True, False):
+                if _lpath_free(locked, m, n, rs, cs, wr, wc, fr, fc, hfirst, xr, xc):
+                    return _lpath_pack(wr, wc, fr, fc, hfirst, d, 1)
+    return 0, -1
+
+
+@jit
 def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc, follow=-1, gate=-1):
     """Bring tile ``label`` to logical (tr, tc), one step at a time.
 
@@ -370,7 +433,7 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc, fo
         rs = n
         cs = 1
     cap = st[_CAP]
-    seq = np.empty(8, np.int64)
+    seq = np.empty(16, np.int64)
     b = st[_BLANK]
     cnt = st[_COUNT]
     depth = st[_DEPTH]
@@ -462,6 +525,13 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc, fo
                 seq[0] = dcode
                 seq[1] = _dir_code(xr - br, xc - bc)
                 k = 2
+        if k == 0 and not (br == fr and bc == fc):
+            packed, k = _short_path(locked, m_, n_, rs, cs, br, bc, fr, fc, xr, xc)
+            if k > 0:
+                for i in range(k):
+                    seq[i] = (packed >> (2 * i)) & 3
+            else:
+                k = 0
         if k == 0 and not (br == fr and bc == fc):
             st[_BLANK] = b
             st[_COUNT] = cnt
@@ -575,11 +645,16 @@ def _join(cells, pos, locked, codes, st, vis, par, queue, mover, anchor, tr, tc,
 
 
 @jit
-def _place_two(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, follow, fr, fc, gate):
+def _place_two(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, follow, fr, fc, gate, narrow):
     """Bring ``lead`` to (tr, tc) with ``follow`` (whose own target is
     (fr, fc), next to it) either trailing it as a pair or left for later,
     whichever looks cheaper.  Straight steps cost about 5 moves for one tile
-    and 7 for a pair, and a pair shares one trip of the blank."""
+    and 7 for a pair, and a pair shares one trip of the blank.
+
+    ``narrow``: the region is two columns wide, so a pair side by side would
+    wall the blank off; there the leader first steps into the target column
+    and the follower lines up right behind it (the leader must then be the
+    nearer of the two: it cannot pass the follower)."""
     br, bc = _logical(st, st[_BLANK])
     xr, xc = _logical(st, pos[lead])
     yr, yc = _logical(st, pos[follow])
@@ -589,9 +664,22 @@ def _place_two(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, fol
     alone = _l1(br, bc, xr, xc) + 5 * dx + _l1(tr, tc, yr, yc) + 5 * dy
     join_lead = _l1(br, bc, yr, yc) + 5 * apart + 7 * dx + 10  # follower comes to the leader
     join_follow = _l1(br, bc, xr, xc) + 5 * apart + 7 * dy + 10  # leader comes to the follower
+    if narrow:
+        join_follow = 1 << 60
+        join_lead = (_l1(br, bc, xr, xc) + 5 * abs(xc - tc) + _l1(xr, tc, yr, yc)
+                     + 5 * _l1(yr, yc, xr + 1, tc) + 7 * dx + 10)
+        if xr + 1 >= st[_M] or yr <= xr:
+            join_lead = 1 << 60  # no room behind, or the follower is ahead
     if alone <= join_lead and alone <= join_follow:
         return _move_tile(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, -1, gate)
-    if join_lead <= join_follow:
+    if narrow:
+        ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, lead, xr, tc)
+        if ok:
+            pl = pos[lead]
+            locked[pl] = 1
+            ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, follow, xr + 1, tc)
+            locked[pl] = 0
+    elif join_lead <= join_follow:
         ok = _join(cells, pos, locked, codes, st, vis, par, queue, follow, lead, tr, tc, -1)
     else:
         ok = _join(cells, pos, locked, codes, st, vis, par, queue, lead, follow, tr, tc, 1)
@@ -635,7 +723,7 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
         if hi - lo >= 3:
             k2 = k + 1 if k == lo else k - 1  # placed next, if this end stays cheaper
             ok = _place_two(cells, pos, locked, codes, st, vis, par, queue, p + 1, r0, k,
-                            _phys(st, r0, k2) + 1, r0, k2, r0)
+                            _phys(st, r0, k2) + 1, r0, k2, r0, False)
         else:
             ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, p + 1, r0, k)
         if not ok:
@@ -655,7 +743,8 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
         locked[pb] = 1
         return True
     # Far tile b into the near cell.
-    if not _place_two(cells, pos, locked, codes, st, vis, par, queue, b, r0, n - 2, a, r0 + 1, n - 2, r0):
+    narrow = st[_N] - c0 == 2
+    if not _place_two(cells, pos, locked, codes, st, vis, par, queue, b, r0, n - 2, a, r0 + 1, n - 2, r0, narrow):
         return False
     locked[pa] = 1
     ar, ac = _logical(st, pos[a])
