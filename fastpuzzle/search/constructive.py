@@ -525,6 +525,25 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc, fo
                 seq[0] = dcode
                 seq[1] = _dir_code(xr - br, xc - bc)
                 k = 2
+        elif follow >= 0 and br == xr - 2 * dr and bc == xc - 2 * dc:
+            # A pair going straight: round both (5 moves).
+            for s in (1, -1):
+                er = dc * s
+                ec = dr * s
+                if (
+                    _free_s(locked, m_, n_, rs, cs, br + er, bc + ec, xr, xc)
+                    and _free_s(locked, m_, n_, rs, cs, br + dr + er, bc + dc + ec, xr, xc)
+                    and _free_s(locked, m_, n_, rs, cs, xr + er, xc + ec, xr, xc)
+                    and _free_s(locked, m_, n_, rs, cs, fr + er, fc + ec, xr, xc)
+                ):
+                    ecode = _dir_code(er, ec)
+                    seq[0] = ecode
+                    seq[1] = dcode
+                    seq[2] = dcode
+                    seq[3] = dcode
+                    seq[4] = 3 - ecode
+                    k = 5
+                    break
         if k == 0 and not (br == fr and bc == fc):
             packed, k = _short_path(locked, m_, n_, rs, cs, br, bc, fr, fc, xr, xc)
             if k > 0:
@@ -744,6 +763,38 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
         return True
     # Far tile b into the near cell.
     narrow = st[_N] - c0 == 2
+    if narrow:
+        # Mirrored pair: a leads into b's cell with b behind it, then the
+        # blank comes to a's cell and two moves turn both home.  In a strip
+        # two wide a leader cannot pass its follower, so this serves when a
+        # is the nearer tile (the plain order when b is).
+        ar, ac = _logical(st, pos[a])
+        xr, xc = _logical(st, pos[b])
+        if xr > ar + 1 and ar > r0:
+            br, bc = _logical(st, st[_BLANK])
+            if _move_tile(cells, pos, locked, codes, st, vis, par, queue, a, ar, n - 1):
+                pl = pos[a]
+                locked[pl] = 1
+                ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, b, ar + 1, n - 1)
+                locked[pl] = 0
+                if ok:
+                    _move_tile(cells, pos, locked, codes, st, vis, par, queue, a, r0, n - 1, b, r0)
+            st[_ERR] = 0
+            pbelow = _phys(st, r0 + 1, n - 1)
+            if cells[pb] == a and cells[pbelow] == b:
+                locked[pb] = 1
+                locked[pbelow] = 1
+                ok = _route(cells, pos, locked, codes, st, vis, par, queue, r0, n - 2, -1, -1)
+                locked[pbelow] = 0
+                if ok:
+                    _move(cells, pos, codes, st, 2)  # a slides to its cell
+                    _move(cells, pos, codes, st, 3)  # b comes up into its cell
+                    locked[pa] = 1
+                    locked[pb] = 1
+                    return True
+                locked[pb] = 0
+                st[_ERR] = 0
+            # Otherwise the plain order below copes with wherever they are.
     if not _place_two(cells, pos, locked, codes, st, vis, par, queue, b, r0, n - 2, a, r0 + 1, n - 2, r0, narrow):
         return False
     locked[pa] = 1
