@@ -60,6 +60,8 @@ _STAMP = 8  # BFS visit stamp
 _STEPS = 9  # tile steps (statistics)
 _ROUTED = 10  # moves made by routes of the blank (statistics)
 _DEPTH = 11  # how many of the last moves the ring below still knows
+_LLO = 12  # labels of the line being placed: only their positions are kept
+_LHI = 13
 _RING = 16  # ring of the last _RING_SIZE moves, indexed by move number
 _RING_SIZE = 64
 _NSTATE = _RING + _RING_SIZE
@@ -115,7 +117,8 @@ def _move(cells, pos, codes, st, code):
         t = b + st[_NCOL]
     v = cells[t]
     cells[b] = v
-    pos[v] = b
+    if v >= st[_LLO] and v <= st[_LHI]:
+        pos[v] = b
     cells[t] = 0
     st[_BLANK] = t
     st[_COUNT], st[_DEPTH] = _record(codes, st, st[_COUNT], st[_DEPTH], st[_CAP], code)
@@ -204,11 +207,14 @@ def _run(cells, pos, codes, st, code, k):
     cnt = st[_COUNT]
     depth = st[_DEPTH]
     cap = st[_CAP]
+    llo = st[_LLO]
+    lhi = st[_LHI]
     for _ in range(k):
         t = b + step
         v = cells[t]
         cells[b] = v
-        pos[v] = b
+        if v >= llo and v <= lhi:
+            pos[v] = b
         cells[t] = 0
         b = t
         # _record, written out: a call that passes arrays costs more than a move
@@ -433,6 +439,8 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc, fo
         rs = n
         cs = 1
     cap = st[_CAP]
+    llo = st[_LLO]
+    lhi = st[_LHI]
     seq = np.empty(16, np.int64)
     b = st[_BLANK]
     cnt = st[_COUNT]
@@ -591,7 +599,8 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc, fo
                 t = b + n
             v = cells[t]
             cells[b] = v
-            pos[v] = b
+            if v >= llo and v <= lhi:
+                pos[v] = b
             cells[t] = 0
             b = t
             # _record, written out (hot loop)
@@ -717,23 +726,34 @@ def _play(cells, pos, codes, st, pattern):
 
 
 @jit
-def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corner, fix_trapped, weight):
+def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corner, fix_trapped, weight, glab):
     """Place logical row ``r0`` from column ``c0`` to the right edge.  The
     region below has at least two more rows.
 
     The row fills from both ends inward: each time, the end whose tile is
     cheaper to bring (blank's trip + ``weight`` x the tile's distance) goes
     next; the last two cells, wherever the ends meet, go in as a pair.
+    ``glab[p]`` is the label that belongs in physical cell p.
     """
     lo = c0
     hi = st[_N] - 1
+    # The line's labels are consecutive (see _solve_kernel): find its tiles
+    # in the region once; from here on the moves keep their positions.
+    st[_LLO] = glab[_phys(st, r0, c0)]
+    st[_LHI] = st[_LLO] + hi - lo
+    for r in range(r0, st[_M]):
+        for c in range(c0, st[_N]):
+            p = _phys(st, r, c)
+            v = cells[p]
+            if v >= st[_LLO] and v <= st[_LHI]:
+                pos[v] = p
     while hi - lo >= 2:
         br, bc = _logical(st, st[_BLANK])
         best = 1 << 60
         k = lo
         for side in range(2):
             kk = lo if side == 0 else hi
-            xr, xc = _logical(st, pos[_phys(st, r0, kk) + 1])
+            xr, xc = _logical(st, pos[glab[_phys(st, r0, kk)]])
             cost = abs(br - xr) + abs(bc - xc) + weight * (abs(xr - r0) + abs(xc - kk))
             if cost < best:
                 best = cost
@@ -741,10 +761,10 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
         p = _phys(st, r0, k)
         if hi - lo >= 3:
             k2 = k + 1 if k == lo else k - 1  # placed next, if this end stays cheaper
-            ok = _place_two(cells, pos, locked, codes, st, vis, par, queue, p + 1, r0, k,
-                            _phys(st, r0, k2) + 1, r0, k2, r0, False)
+            ok = _place_two(cells, pos, locked, codes, st, vis, par, queue, glab[p], r0, k,
+                            glab[_phys(st, r0, k2)], r0, k2, r0, False)
         else:
-            ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, p + 1, r0, k)
+            ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, glab[p], r0, k)
         if not ok:
             return False
         locked[p] = 1
@@ -755,8 +775,8 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
     n = lo + 2  # the pair takes columns lo, lo + 1 (named n - 2, n - 1 below)
     pa = _phys(st, r0, n - 2)
     pb = _phys(st, r0, n - 1)
-    a = pa + 1
-    b = pb + 1
+    a = glab[pa]
+    b = glab[pb]
     if cells[pa] == a and cells[pb] == b:
         locked[pa] = 1
         locked[pb] = 1
@@ -826,17 +846,49 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
 @jit
 def _solve_kernel(cells, m, n, codes, back, fix_corner, fix_trapped, stats, weight=1):
     """Solve the relabelled board ``cells`` (flat, int32; goal: cell i holds
-    i + 1, blank last) in place, then play ``back``.  Returns (moves, error
+    i + 1, blank last) in place (it is left in the kernel's own labels), then
+    play ``back``.  Returns (moves, error
     code); codes beyond
     ``codes.shape[0]`` are counted, not stored.  ``stats`` receives the tile
     steps and the moves of the blank's routes."""
     size = m * n
-    pos = np.empty(size, np.int32)
+    # Relabel tiles in the order their cells are placed, so that each line's
+    # labels are consecutive: a move then updates a tile's position only when
+    # it belongs to the line being placed (two comparisons), instead of a
+    # write at a random place in a large array on every move.
+    glab = np.empty(size, np.int32)
+    rank = 0
+    r0 = 0
+    c0 = 0
+    while m - r0 > 2 or n - c0 > 2:
+        if m - r0 >= n - c0:
+            for c in range(c0, n):
+                rank += 1
+                glab[r0 * n + c] = rank
+            r0 += 1
+        else:
+            for r in range(r0, m):
+                rank += 1
+                glab[r * n + c0] = rank
+            c0 += 1
+    for r in range(r0, m):
+        for c in range(c0, n):
+            if r != m - 1 or c != n - 1:
+                rank += 1
+                glab[r * n + c] = rank
+    glab[size - 1] = 0
+    newlab = np.empty(size, np.int32)
+    newlab[0] = 0
+    for p in range(size - 1):
+        newlab[p + 1] = glab[p]
+    pos = np.zeros(size, np.int32)
     st = np.zeros(_NSTATE, np.int64)
     for i in range(size):
-        pos[cells[i]] = i
+        cells[i] = newlab[cells[i]]
         if cells[i] == 0:
             st[_BLANK] = i
+    st[_LLO] = 1
+    st[_LHI] = 0
     st[_CAP] = codes.shape[0]
     st[_NCOL] = n
     locked = np.zeros(size, np.uint8)
@@ -850,13 +902,13 @@ def _solve_kernel(cells, m, n, codes, back, fix_corner, fix_trapped, stats, weig
             st[_T] = 0
             st[_M] = m
             st[_N] = n
-            ok = _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corner, fix_trapped, weight)
+            ok = _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corner, fix_trapped, weight, glab)
             r0 += 1
         else:
             st[_T] = 1
             st[_M] = n
             st[_N] = m
-            ok = _solve_line(cells, pos, locked, codes, st, vis, par, queue, c0, r0, fix_corner, fix_trapped, weight)
+            ok = _solve_line(cells, pos, locked, codes, st, vis, par, queue, c0, r0, fix_corner, fix_trapped, weight, glab)
             c0 += 1
         if not ok:
             return st[_COUNT], st[_ERR]
@@ -871,14 +923,14 @@ def _solve_kernel(cells, m, n, codes, back, fix_corner, fix_trapped, stats, weig
     tl = (m - 2) * n + n - 2
     tr = tl + 1
     bl = tl + n
-    if cells[tl] != tl + 1:
-        if cells[bl] == tl + 1:
+    if cells[tl] != glab[tl]:
+        if cells[bl] == glab[tl]:
             for d in (0, 1, 3, 2):  # U L D R: BL -> TL
                 _move(cells, pos, codes, st, d)
         else:
             for d in (1, 0, 2, 3):  # L U R D: TR -> TL
                 _move(cells, pos, codes, st, d)
-    if cells[tl] != tl + 1 or cells[tr] != tr + 1 or cells[bl] != bl + 1:
+    if cells[tl] != glab[tl] or cells[tr] != glab[tr] or cells[bl] != glab[bl]:
         st[_ERR] = ERR_PARITY
         return st[_COUNT], st[_ERR]
     for i in range(back.shape[0]):  # from the corner to the goal's blank cell
