@@ -10,9 +10,11 @@ kernel                       computes                               boards
 ===========================  =====================================  ==============
 ``_count_merge``             exact count, bottom-up merge sort      any size
 ``_count_fenwick``           exact count, binary indexed tree       any size
+``_count_radix``             exact count, bitwise radix partition   any size
 ``_count_bitmask``           exact count, popcount of a seen-mask   N <= 64 cells
 ``_invariant_bitmask``       parity only, XOR of seen-masks         N <= 64 cells
 ``_invariant_words``         parity only, a word per 64 values      N <= 4096
+``_invariant_tree``          parity only, a tree of parity words    any size
 ``_invariant_cycles``        parity only, cycle count of the perm.  any size
 ===========================  =====================================  ==============
 
@@ -106,6 +108,88 @@ def _count_fenwick(cells, tree):
     return count
 
 
+@jit(inline="always")
+def _radix_groups(src, dst, level, n_tiles, first, last):
+    """Stable partition by bit ``level`` of groups first..last-1 (each group:
+    the values that share the bits above ``level``); returns the inversions
+    between a tile with the bit set and a later one without."""
+    half = np.int64(1) << level
+    size = half << 1
+    mask = dst.shape[0] - 1
+    count = np.int64(0)
+    for g in range(first, last):
+        start = g * size
+        end = min(start + size, n_tiles)
+        c0 = start
+        c1 = min(start + half, end)
+        ones = np.int64(0)
+        for i in range(start, end):
+            x = src[i]
+            bit = np.int64((x >> level) & 1)
+            count += ones & (bit - 1)     # bit == 0: every earlier set-bit tile is larger
+            ones += bit
+            d = c0 + (c1 - c0) * bit
+            dst[d & mask] = x
+            c0 += 1 - bit
+            c1 += bit
+    return count
+
+@jit
+def _count_radix(cells, a, b):
+    """Exact inversions (blank skipped) by a most-significant-bit-first
+    radix partition, O(N log N) in sequential, branch-free passes.
+
+    Since the tiles are exactly 1..N-1, after sorting by their top bits
+    each group of equal top bits fills a known slice of the array, so a
+    level is a stable two-way partition of every slice, counting each tile
+    with the bit set that precedes one without.  ``a`` and ``b`` are scratch
+    of a power-of-two size >= N; writes are masked to it, so a board that is
+    not a permutation (``check=False``) gives a wrong count, never a crash.
+    """
+    n_tiles = 0
+    mask = a.shape[0] - 1
+    for v in cells:
+        if v != 0:
+            a[n_tiles & mask] = v - 1
+            n_tiles += 1
+    count = np.int64(0)
+    level = 0
+    while (np.int64(1) << (level + 1)) < n_tiles:
+        level += 1
+    src, dst = a, b
+    for lv in range(level, -1, -1):
+        size = np.int64(2) << lv
+        n_groups = (n_tiles + size - 1) // size
+        count += _radix_groups(src, dst, lv, n_tiles, 0, n_groups)
+        src, dst = dst, src
+    return count
+
+@pjit
+def _count_radix_par(cells, a, b, n_parts):
+    """:func:`_count_radix` for one large board, each level's groups split
+    over ``n_parts`` threads."""
+    n_tiles = 0
+    mask = a.shape[0] - 1
+    for v in cells:
+        if v != 0:
+            a[n_tiles & mask] = v - 1
+            n_tiles += 1
+    count = np.int64(0)
+    level = 0
+    while (np.int64(1) << (level + 1)) < n_tiles:
+        level += 1
+    for lv in range(level, -1, -1):
+        size = np.int64(2) << lv
+        n_groups = (n_tiles + size - 1) // size
+        src = a if (level - lv) % 2 == 0 else b
+        dst = b if (level - lv) % 2 == 0 else a
+        parts = min(n_parts, n_groups)
+        level_count = np.int64(0)
+        for p in prange(parts):
+            level_count += _radix_groups(src, dst, lv, n_tiles, p * n_groups // parts, (p + 1) * n_groups // parts)
+        count += level_count
+    return count
+
 @jit
 def _count_bitmask(cells):
     """Exact inversions (blank skipped) for boards of at most 64 cells."""
@@ -163,29 +247,79 @@ def _invariant_bitmask(cells, colour):
 
 @jit
 def _invariant_words(cells, colour, words):
-    """Invariant of a board of at most 4096 cells: one 64-bit word of the
-    seen-mask per 64 values, plus one word holding each word's parity, so a
-    cell costs O(1) instead of O(N/64).  ``words`` is scratch (>= N/64 + 1)."""
+    """Invariant of a board of at most 4096 cells: a seen-mask of 64-bit
+    words plus one word holding each word's parity, so a cell costs O(1):
+    the tiles above v are the bits above v in its own word and the parities
+    of all higher words.  ``words`` is scratch of at least N/64 + 1 uint64."""
     n_words = (cells.size + 63) >> 6
     for w in range(n_words):
         words[w] = 0
     word_parity = np.uint64(0)
     acc = np.uint64(0)
-    acc_words = np.uint64(0)
     blank = 0
     for j in range(cells.size):
         v = np.int64(cells[j])
-        k = v >> 6
+        k = min(v >> 6, n_words - 1)  # stays inside even for check=False input
         bit = np.uint64(v & 63)
-        # earlier values above v: inside its own word, and all of higher words
         acc ^= words[k] >> bit
-        acc_words ^= (word_parity >> np.uint64(k)) >> np.uint64(1)
+        acc ^= (word_parity >> np.uint64(k)) >> np.uint64(1)
         words[k] |= np.uint64(1) << bit
         word_parity ^= np.uint64(1) << np.uint64(k)
         blank += j * (v == 0)
-    # values v itself: "seen >> bit" includes v's own bit only once it is set,
-    # which happens after the shift, so no correction is needed
-    return _parity64(acc) ^ _parity64(acc_words) ^ colour[blank]
+    return _parity64(acc) ^ colour[blank]
+
+
+def tree_levels(n_cells):
+    """Levels and word offsets of the parity tree for boards of ``n_cells``.
+
+    Level 0 holds one bit per value (the seen-mask), level ``l`` one bit per
+    64**l values: the parity of how many of them were seen.  The top level
+    is a single word.
+    """
+    sizes = []
+    words = (n_cells + 63) >> 6
+    while True:
+        sizes.append(words)
+        if words == 1:
+            break
+        words = (words + 63) >> 6
+    offsets = np.zeros(len(sizes) + 1, np.int64)
+    offsets[1:] = np.cumsum(sizes)
+    return offsets
+
+
+@jit
+def _invariant_tree(cells, colour, words, offsets):
+    """Invariant of a board of any size in O(N log64 N), no branches.
+
+    A seen-mask over the values plus, per level up, one parity bit per block
+    of 64**l values: the parity of the tiles seen before a cell that are
+    larger than it is the XOR of the bits above it, word by word up the tree.
+    ``words`` is scratch of ``offsets[-1]`` uint64, ``offsets`` from
+    :func:`tree_levels`.  Every index stays inside its level, so even a
+    board that is not a permutation (``check=False``) cannot write outside.
+    """
+    n_levels = offsets.shape[0] - 1
+    for w in range(offsets[n_levels]):
+        words[w] = 0
+    acc = np.uint64(0)
+    blank = 0
+    for j in range(cells.size):
+        v = np.int64(cells[j])
+        blank += j * (v == 0)
+        k = min(offsets[0] + (v >> 6), offsets[1] - 1)
+        # level 0: values above v inside v's word (v's own bit is not set yet)
+        acc ^= words[k] >> np.uint64(v & 63)
+        words[k] |= np.uint64(1) << np.uint64(v & 63)
+        idx = k - offsets[0]
+        for level in range(1, n_levels):
+            k = min(offsets[level] + (idx >> 6), offsets[level + 1] - 1)
+            bit = np.uint64(idx & 63)
+            # blocks above v's block within the same parent word
+            acc ^= (words[k] >> bit) >> np.uint64(1)
+            words[k] ^= np.uint64(1) << bit
+            idx = k - offsets[level]
+    return _parity64(acc) ^ colour[blank]
 
 
 @jit
@@ -205,7 +339,8 @@ def _invariant_cycles(cells, colour, stamp_buf, stamp):
         i = start
         while stamp_buf[i] != stamp:
             stamp_buf[i] = stamp
-            i = np.int64(cells[i])
+            # the modulo keeps a non-permutation (check=False) inside the array
+            i = np.int64(cells[i]) % n_cells
     return np.uint8((n_cells - cycles) & 1) ^ colour[blank]
 
 
@@ -234,8 +369,8 @@ def _same_order(cells, reference):
 
 # -- batch drivers --------------------------------------------------------------
 
-METHOD_MERGE, METHOD_FENWICK, METHOD_BITMASK = 0, 1, 2
-PARITY_BITMASK, PARITY_WORDS, PARITY_CYCLES = 0, 1, 2
+METHOD_MERGE, METHOD_FENWICK, METHOD_BITMASK, METHOD_RADIX = 0, 1, 2, 3
+PARITY_BITMASK, PARITY_TREE, PARITY_CYCLES, PARITY_WORDS = 0, 1, 2, 3
 
 
 @jit
@@ -247,13 +382,27 @@ def _chunk_bounds(n_boards, n_cells):
 
 
 @jit
+def radix_buffer_size(n_cells):
+    """Power of two >= n_cells: the radix scratch size (writes are masked)."""
+    size = 1
+    while size < n_cells:
+        size *= 2
+    return size
+
+
+@jit
 def _count_range(flat, method, out, lo, hi):
     n_cells = flat.shape[1]
     buf = np.empty(n_cells, flat.dtype)
     tmp = np.empty(n_cells, flat.dtype)
     tree = np.empty(n_cells, np.int32)
+    radix_size = radix_buffer_size(n_cells)
+    radix_a = np.empty(radix_size if method == METHOD_RADIX else 1, flat.dtype)
+    radix_b = np.empty(radix_size if method == METHOD_RADIX else 1, flat.dtype)
     for b in range(lo, hi):
-        if method == METHOD_BITMASK:
+        if method == METHOD_RADIX:
+            out[b] = _count_radix(flat[b], radix_a, radix_b)
+        elif method == METHOD_BITMASK:
             out[b] = _count_bitmask(flat[b])
         elif method == METHOD_FENWICK:
             out[b] = _count_fenwick(flat[b], tree)
@@ -274,7 +423,7 @@ def _batch_count_par(flat, method, out):
 
 
 @jit
-def _invariant_range(flat, colour, kind, out, lo, hi):
+def _invariant_range(flat, colour, kind, offsets, out, lo, hi):
     n_cells = flat.shape[1]
     if kind == PARITY_BITMASK:
         for b in range(lo, hi):
@@ -283,6 +432,10 @@ def _invariant_range(flat, colour, kind, out, lo, hi):
         words = np.empty((n_cells >> 6) + 1, np.uint64)
         for b in range(lo, hi):
             out[b] = _invariant_words(flat[b], colour, words)
+    elif kind == PARITY_TREE:
+        words = np.empty(offsets[-1], np.uint64)
+        for b in range(lo, hi):
+            out[b] = _invariant_tree(flat[b], colour, words, offsets)
     else:
         stamps = np.zeros(n_cells, np.uint32)
         for b in range(lo, hi):
@@ -290,15 +443,15 @@ def _invariant_range(flat, colour, kind, out, lo, hi):
 
 
 @jit
-def _batch_invariant(flat, colour, kind, out):
-    _invariant_range(flat, colour, kind, out, 0, flat.shape[0])
+def _batch_invariant(flat, colour, kind, offsets, out):
+    _invariant_range(flat, colour, kind, offsets, out, 0, flat.shape[0])
 
 
 @pjit
-def _batch_invariant_par(flat, colour, kind, out):
+def _batch_invariant_par(flat, colour, kind, offsets, out):
     per_chunk, n_chunks = _chunk_bounds(flat.shape[0], flat.shape[1])
     for c in prange(n_chunks):
-        _invariant_range(flat, colour, kind, out, c * per_chunk, min((c + 1) * per_chunk, flat.shape[0]))
+        _invariant_range(flat, colour, kind, offsets, out, c * per_chunk, min((c + 1) * per_chunk, flat.shape[0]))
 
 
 @jit
