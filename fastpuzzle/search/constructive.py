@@ -955,7 +955,7 @@ def _manhattan(cells, m, n):
 
 
 #: First guess of the code buffer, in units of the start's Manhattan distance.
-_CAPACITY_FACTOR = 4.5
+_CAPACITY_FACTOR = 4.0
 
 
 def _slide_codes(frm: int, to: int, minus: int, plus: int) -> np.ndarray:
