@@ -6,18 +6,29 @@ search over the state space:
 
 1. While the unsolved region is larger than 2 x 2, solve its top row or its
    left column, whichever is longer (the region stays near-square, so blank
-   trips stay short).  A line is placed tile by tile, except its last two
-   tiles, which go in as a pair: the far tile first into the near tile's
-   cell, the near tile just below (beside) it, then two moves turn both
-   home.  The one configuration where that gets stuck (the near tile trapped
-   in the corner) is fixed by a precomputed 3 x 2 pattern.
+   trips stay short).  A line fills from both ends inward, the cheaper end
+   first, tile by tile, except its last two tiles, which go in as a pair:
+   the far tile first into the near tile's cell, the near tile just below
+   (beside) it, then two moves turn both home.  The one configuration where
+   that gets stuck (the near tile trapped in the corner) is fixed by a
+   precomputed 3 x 2 pattern.  In strips two wide the pair may go in
+   mirrored, whichever tile is nearer leading.
 2. The final 2 x 2 is turned once at most.
 
 Tiles travel along staircase paths where they can (3 moves per step) and
-straight lines otherwise (the standard 5-move cycle).  The blank travels by
-Manhattan-shortest L-shaped paths; a breadth-first search of *cells* (the
-blank's route, never board states) inside a small box is kept as a fallback
-for the rare spots where no L-shaped path exists.
+straight lines otherwise (the standard 5-move cycle).  Where it looks
+cheaper, the next tile of the line first joins the current one and trails
+it, stepping into each cell it leaves: 7 moves a straight step for both
+tiles instead of 10, and one trip of the blank for both.  The blank travels
+by Manhattan-shortest L-shaped paths (with fixed patterns round the moving
+tiles); a breadth-first search of *cells* (the blank's route, never board
+states) inside a small box is kept as a fallback for the rare spots where
+no L-shaped path exists.
+
+Inside the kernel tiles are relabelled in the order their cells are placed,
+so each line's labels are consecutive and a move updates the position table
+only for tiles of the line being placed: on large boards a write at a random
+place of a large table on every move would cost more than the move.
 
 Any goal board is handled by relabelling: the goal with its blank slid to the
 bottom-right corner (right along its row, then down) becomes the standard
