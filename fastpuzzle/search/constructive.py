@@ -421,7 +421,7 @@ def _short_path(locked, m, n, rs, cs, br, bc, fr, fc, xr, xc):
 
 
 @jit
-def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc, follow=-1, gate=-1):
+def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc, follow, gate):
     """Bring tile ``label`` to logical (tr, tc), one step at a time.
 
     Of the (at most two) steps that shorten the tile's distance, take the one
@@ -431,13 +431,14 @@ def _move_tile(cells, pos, locked, codes, st, vis, par, queue, label, tr, tc, fo
     blank next to the tile the moves are fixed patterns, run in this loop
     (the hot path); otherwise the blank takes a route first.
 
-    ``follow``: a tile next to this one that trails it, stepping into each
+    ``follow``: -1, or a tile next to this one that trails it, stepping into each
     cell the leader leaves (one blank move more per step).  Two tiles then
     travel for 7 moves per straight step instead of 10 and share one trip
     of the blank.  Where the blank finds no way round the pair, the follower
     is dropped and the leader goes on alone.  ``gate``: a logical row the
     leader may enter only in the target column (so that a follower ends
-    right below the target, not beside it).
+    right below the target, not beside it), -1 for none.  (Callers pass
+    every argument, as int64: each distinct signature would compile anew.)
     """
     n = st[_NCOL]
     m_ = st[_M]
@@ -678,7 +679,7 @@ def _join(cells, pos, locked, codes, st, vis, par, queue, mover, anchor, tr, tc,
         return False
     pa = pos[anchor]
     locked[pa] = 1
-    ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, mover, cr, cc)
+    ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, mover, cr, cc, -1, -1)
     locked[pa] = 0
     return ok
 
@@ -712,11 +713,11 @@ def _place_two(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, fol
     if alone <= join_lead and alone <= join_follow:
         return _move_tile(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, -1, gate)
     if narrow:
-        ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, lead, xr, tc)
+        ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, lead, xr, tc, -1, -1)
         if ok:
             pl = pos[lead]
             locked[pl] = 1
-            ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, follow, xr + 1, tc)
+            ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, follow, xr + 1, tc, -1, -1)
             locked[pl] = 0
     elif join_lead <= join_follow:
         ok = _join(cells, pos, locked, codes, st, vis, par, queue, follow, lead, tr, tc, -1)
@@ -775,7 +776,7 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
             ok = _place_two(cells, pos, locked, codes, st, vis, par, queue, glab[p], r0, k,
                             glab[_phys(st, r0, k2)], r0, k2, r0, False)
         else:
-            ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, glab[p], r0, k)
+            ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, glab[p], r0, k, -1, -1)
         if not ok:
             return False
         locked[p] = 1
@@ -803,10 +804,10 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
         xr, xc = _logical(st, pos[b])
         if xr > ar + 1 and ar > r0:
             br, bc = _logical(st, st[_BLANK])
-            if _move_tile(cells, pos, locked, codes, st, vis, par, queue, a, ar, n - 1):
+            if _move_tile(cells, pos, locked, codes, st, vis, par, queue, a, ar, n - 1, -1, -1):
                 pl = pos[a]
                 locked[pl] = 1
-                ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, b, ar + 1, n - 1)
+                ok = _move_tile(cells, pos, locked, codes, st, vis, par, queue, b, ar + 1, n - 1, -1, -1)
                 locked[pl] = 0
                 if ok:
                     _move_tile(cells, pos, locked, codes, st, vis, par, queue, a, r0, n - 1, b, r0)
@@ -841,7 +842,7 @@ def _solve_line(cells, pos, locked, codes, st, vis, par, queue, r0, c0, fix_corn
         _play(cells, pos, codes, st, fix_corner)
     else:
         pbelow = _phys(st, r0 + 1, n - 2)
-        if not _move_tile(cells, pos, locked, codes, st, vis, par, queue, a, r0 + 1, n - 2):
+        if not _move_tile(cells, pos, locked, codes, st, vis, par, queue, a, r0 + 1, n - 2, -1, -1):
             return False
         locked[pbelow] = 1
         if not _route(cells, pos, locked, codes, st, vis, par, queue, r0, n - 1, -1, -1):
@@ -867,7 +868,7 @@ def _solve_kernel(cells, m, n, codes, back, fix_corner, fix_trapped, stats, weig
     # labels are consecutive: a move then updates a tile's position only when
     # it belongs to the line being placed (two comparisons), instead of a
     # write at a random place in a large array on every move.
-    glab = np.empty(size, np.int32)
+    glab = np.empty(size, np.int64)
     rank = 0
     r0 = 0
     c0 = 0
