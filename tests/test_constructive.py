@@ -224,3 +224,9 @@ def test_solution_length_uses_move_count():
     s = Solution(np.empty(0, np.uint8), status="found", method="constructive", move_count=12)
     assert s.length == 12
     assert Solution(np.array([0, 3], np.uint8)).length == 2
+
+
+def test_write_solution_to_stdout(capfdbinary):
+    sol = Solution(np.array([3, 3, 2], np.uint8))
+    assert write_solution(sol, "-") == 3
+    assert capfdbinary.readouterr().out == b"DDR\n"

@@ -1099,7 +1099,8 @@ def write_solution(sol: Solution, path, *, newline: bool = True, chunk: int = 1 
     sol : Solution
         A solution that kept its codes (not ``count_only``).
     path : str or path-like or binary file object
-        Destination; a file object is written to and left open.
+        Destination; a file object is written to and left open; ``"-"``
+        is standard output.
     newline : bool
         End the text with a newline.
     chunk : int
@@ -1129,7 +1130,12 @@ def write_solution(sol: Solution, path, *, newline: bool = True, chunk: int = 1 
         if newline:
             f.write(b"\n")
 
-    if hasattr(path, "write"):
+    if isinstance(path, str) and path == "-":
+        import sys
+
+        _write(sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    elif hasattr(path, "write"):
         _write(path)
     else:
         with open(path, "wb") as f:
