@@ -688,7 +688,7 @@ def _join(cells, pos, locked, codes, st, vis, par, queue, mover, anchor, tr, tc,
 def _place_two(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, follow, fr, fc, gate, narrow):
     """Bring ``lead`` to (tr, tc) with ``follow`` (whose own target is
     (fr, fc), next to it) either trailing it as a pair or left for later,
-    whichever looks cheaper.  Straight steps cost about 5 moves for one tile
+    whichever looks cheaper.  Straight steps cost 5 moves for one tile
     and 7 for a pair, and a pair shares one trip of the blank.
 
     ``narrow``: the region is two columns wide, so a pair side by side would
@@ -701,13 +701,15 @@ def _place_two(cells, pos, locked, codes, st, vis, par, queue, lead, tr, tc, fol
     dx = _l1(xr, xc, tr, tc)
     dy = _l1(yr, yc, fr, fc)
     apart = _l1(xr, xc, yr, yc)
-    alone = _l1(br, bc, xr, xc) + 5 * dx + _l1(tr, tc, yr, yc) + 5 * dy
-    join_lead = _l1(br, bc, yr, yc) + 5 * apart + 7 * dx + 10  # follower comes to the leader
-    join_follow = _l1(br, bc, xr, xc) + 5 * apart + 7 * dy + 10  # leader comes to the follower
+    # Estimates: 4 moves a step for one tile (5 straight, 3 on a staircase),
+    # 7 for a pair, 10 to line up; constants tuned on random boards.
+    alone = _l1(br, bc, xr, xc) + 4 * dx + _l1(tr, tc, yr, yc) + 4 * dy
+    join_lead = _l1(br, bc, yr, yc) + 4 * apart + 7 * dx + 10  # follower comes to the leader
+    join_follow = _l1(br, bc, xr, xc) + 4 * apart + 7 * dy + 10  # leader comes to the follower
     if narrow:
         join_follow = 1 << 60
-        join_lead = (_l1(br, bc, xr, xc) + 5 * abs(xc - tc) + _l1(xr, tc, yr, yc)
-                     + 5 * _l1(yr, yc, xr + 1, tc) + 7 * dx + 10)
+        join_lead = (_l1(br, bc, xr, xc) + 4 * abs(xc - tc) + _l1(xr, tc, yr, yc)
+                     + 4 * _l1(yr, yc, xr + 1, tc) + 7 * dx + 10)
         if xr + 1 >= st[_M] or yr <= xr:
             join_lead = 1 << 60  # no room behind, or the follower is ahead
     if alone <= join_lead and alone <= join_follow:
