@@ -69,6 +69,30 @@ def test_bad_board_in_a_chunk_names_its_batch_index(client, rng):
         client.compute(fd.is_solvable(fd.as_dask_boards(boards, chunks=100))).result()
 
 
+@pytest.mark.parametrize("m,n,count", [(4, 4, 10_000), (3, 3, 777), (1, 5, 300), (9, 9, 3000)])
+def test_random_solvable_chunks_equal_local_result(client, m, n, count):
+    x = fd.random_solvable(m, n, count, seed=2024, chunks=1000)
+    assert x.shape == (count, m, n)
+    got = client.compute(x).result()
+    assert (got == fp.random_solvable(m, n, count, seed=2024)).all()
+    assert fp.is_solvable(got).all()
+    # chunks are reproducible: any chunking, any worker, same boards
+    again = fd.random_solvable(m, n, count, seed=2024, chunks=5000).compute(scheduler="threads")
+    assert (again == got).all()
+    plain = fd.random_solvable(m, n, count, seed=2024, chunks=1000, solvable=False).compute(scheduler="threads")
+    assert (plain == fp.random_permutations(m, n, count, seed=2024)).all()
+
+
+def test_random_solvable_custom_goal_and_seed_kinds(client):
+    goal = fp.random_solvable(3, 4, seed=1)
+    seq = np.random.SeedSequence(99)
+    x = client.compute(fd.random_solvable(3, 4, 2000, seed=seq, goal=goal, chunks=300)).result()
+    assert (x == fp.random_solvable(3, 4, 2000, seed=np.random.SeedSequence(99), goal=goal)).all()
+    assert fp.is_solvable(x, goal=goal).all()
+    with pytest.raises(ValueError, match="count is required"):
+        fd.random_solvable(3, 3, None)
+
+
 def test_npy_and_zarr_round_trip(tmp_path, rng):
     boards = boards_of(rng, 2000, 4, 4)
     np.save(tmp_path / "b.npy", boards)
@@ -98,3 +122,41 @@ def test_killed_worker_loses_and_duplicates_nothing(client, rng):
     assert (result == fp.is_solvable(boards)).all()
     client.wait_for_workers(2, timeout=60)
     assert victim not in client.run(os.getpid).values()  # the worker really died and was replaced
+
+
+def _cli(*args, cwd):
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root)
+    return subprocess.run([sys.executable, "-m", "fastpuzzle", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_cli_generate_and_check_on_the_cluster(client, tmp_path):
+    address = client.scheduler.address
+    local = _cli("generate", "--shape", "3x4", "--count", "20000", "--seed", "8", "--permutations",
+                 "--out", "local.npy", cwd=tmp_path)
+    remote = _cli("generate", "--shape", "3x4", "--count", "20000", "--seed", "8", "--permutations",
+                  "--out", "remote.npy", "--scheduler", address, cwd=tmp_path)
+    assert local.returncode == 0 and remote.returncode == 0, remote.stderr
+    boards = np.load(tmp_path / "local.npy")
+    assert (np.load(tmp_path / "remote.npy") == boards).all()
+    checked = _cli("check", "remote.npy", "--summary", "--scheduler", address, "--out", "mask.npy", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr
+    expected = fp.is_solvable(boards)
+    assert f"solvable: {int(expected.sum())} " in checked.stdout
+    assert (np.load(tmp_path / "mask.npy") == expected).all()
+    threads = _cli("check", "remote.npy", "--dask", cwd=tmp_path)
+    assert threads.stdout.split() == ["solvable" if v else "unsolvable" for v in expected]
+
+
+def test_cli_dask_bad_board_is_one_line_and_status_2(client, tmp_path):
+    boards = fp.random_solvable(3, 3, 500, seed=1)
+    boards[321, 0, 0] = boards[321, 0, 1]
+    np.save(tmp_path / "bad.npy", boards)
+    result = _cli("check", "bad.npy", "--scheduler", client.scheduler.address, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "board 321 is not a permutation" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
