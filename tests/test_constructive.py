@@ -230,3 +230,14 @@ def test_write_solution_to_stdout(capfdbinary):
     sol = Solution(np.array([3, 3, 2], np.uint8))
     assert write_solution(sol, "-") == 3
     assert capfdbinary.readouterr().out == b"DDR\n"
+
+
+def test_move_budget(rng):
+    board = random_reachable(rng, goal_board(40, 30))
+    full = solve_constructive(board, count_only=True)
+    stopped = solve_constructive(board, max_moves=full.length // 3)
+    assert stopped.status == "budget" and not stopped.solved
+    assert stopped.codes.size == 0 and stopped.nodes > full.length // 3
+    assert solve_constructive(board, max_moves=full.length).status == "found"
+    with pytest.raises(ValueError, match="max_moves"):
+        solve_constructive(board, max_moves=-1)
