@@ -13,6 +13,7 @@ kernel                       computes                               boards
 ``_count_radix``             exact count, bitwise radix partition   any size
 ``_count_bitmask``           exact count, popcount of a seen-mask   N <= 64 cells
 ``_invariant_bitmask``       parity only, XOR of seen-masks         N <= 64 cells
+``_invariant_bitmask128``    parity only, two seen-mask registers   N <= 128 cells
 ``_invariant_words``         parity only, a word per 64 values      N <= 4096
 ``_invariant_tree``          parity only, a tree of parity words    any size
 ``_invariant_cycles``        parity only, cycle count of the perm.  any size
@@ -246,6 +247,26 @@ def _invariant_bitmask(cells, colour):
 
 
 @jit
+def _invariant_bitmask128(cells, colour):
+    """Invariant of a board of 65..128 cells: the seen-mask in two registers,
+    the word chosen by masks instead of branches or memory."""
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    acc = np.uint64(0)
+    blank = 0
+    for j in range(cells.size):
+        v = np.uint64(cells[j])
+        in_hi = np.uint64(0) - ((v >> np.uint64(6)) & np.uint64(1))  # all ones if v >= 64
+        bit = v & np.uint64(63)
+        acc ^= ((hi & in_hi) | (lo & ~in_hi)) >> bit
+        acc ^= hi & ~in_hi  # a value in the low word is below every value in the high word
+        hi |= (np.uint64(1) << bit) & in_hi
+        lo |= (np.uint64(1) << bit) & ~in_hi
+        blank += j * (v == 0)
+    return _parity64(acc) ^ colour[blank]
+
+
+@jit
 def _invariant_words(cells, colour, words):
     """Invariant of a board of at most 4096 cells: a seen-mask of 64-bit
     words plus one word holding each word's parity, so a cell costs O(1):
@@ -370,7 +391,7 @@ def _same_order(cells, reference):
 # -- batch drivers --------------------------------------------------------------
 
 METHOD_MERGE, METHOD_FENWICK, METHOD_BITMASK, METHOD_RADIX = 0, 1, 2, 3
-PARITY_BITMASK, PARITY_TREE, PARITY_CYCLES, PARITY_WORDS = 0, 1, 2, 3
+PARITY_BITMASK, PARITY_TREE, PARITY_CYCLES, PARITY_WORDS, PARITY_BITMASK128 = 0, 1, 2, 3, 4
 
 
 @jit
@@ -428,6 +449,9 @@ def _invariant_range(flat, colour, kind, offsets, out, lo, hi):
     if kind == PARITY_BITMASK:
         for b in range(lo, hi):
             out[b] = _invariant_bitmask(flat[b], colour)
+    elif kind == PARITY_BITMASK128:
+        for b in range(lo, hi):
+            out[b] = _invariant_bitmask128(flat[b], colour)
     elif kind == PARITY_WORDS:
         words = np.empty((n_cells >> 6) + 1, np.uint64)
         for b in range(lo, hi):

@@ -87,7 +87,7 @@ def inversions(boards, method: str = "auto", *, check: bool = True):
 
 
 _PARITY_METHODS = {
-    "bitmask": _inv.PARITY_BITMASK, "words": _inv.PARITY_WORDS, "tree": _inv.PARITY_TREE, "cycles": _inv.PARITY_CYCLES,
+    "bitmask": _inv.PARITY_BITMASK, "bitmask128": _inv.PARITY_BITMASK128, "words": _inv.PARITY_WORDS, "tree": _inv.PARITY_TREE, "cycles": _inv.PARITY_CYCLES,
 }
 
 
@@ -95,9 +95,12 @@ def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
     m, n = batch.shape[1:]
     n_cells = m * n
     if method == "auto":
-        method = "bitmask" if n_cells <= 64 else "words" if n_cells <= 4096 else "tree"
+        method = ("bitmask" if n_cells <= 64 else "bitmask128" if n_cells <= 128
+                  else "words" if n_cells <= 4096 else "tree")
     if method == "bitmask" and n_cells > 64:
         raise ValueError(f"method 'bitmask' handles boards of at most 64 cells, got {n_cells}")
+    if method == "bitmask128" and n_cells > 128:
+        raise ValueError(f"method 'bitmask128' handles boards of at most 128 cells, got {n_cells}")
     if method == "words" and n_cells > 4096:
         raise ValueError(f"method 'words' handles boards of at most 4096 cells, got {n_cells}")
     flat = _flat(batch)
@@ -117,12 +120,13 @@ def invariant(boards, method: str = "auto", *, check: bool = True):
     Parameters
     ----------
     boards : array_like, shape (m, n) or (B, m, n)
-    method : {"auto", "bitmask", "words", "tree", "cycles"}
+    method : {"auto", "bitmask", "bitmask128", "words", "tree", "cycles"}
         ``"bitmask"``: XOR of seen-masks, boards of at most 64 cells;
+        ``"bitmask128"``: the same in two registers, at most 128 cells;
         ``"words"``: a seen-mask of words plus their parities, at most 4096 cells;
         ``"tree"``: a tree of parity words, O(N log64 N) without branches;
         ``"cycles"``: cycle count of the permutation, O(N), memory-latency
-        bound; ``"auto"``: the first of bitmask, words, tree that applies.
+        bound; ``"auto"``: the first of bitmask, bitmask128, words, tree that applies.
     check : bool
         Validate the boards first.
 
@@ -132,7 +136,7 @@ def invariant(boards, method: str = "auto", *, check: bool = True):
     (0, 1)
     """
     if method != "auto" and method not in _PARITY_METHODS:
-        raise ValueError(f"unknown method {method!r}; choose 'auto', 'bitmask', 'words', 'tree' or 'cycles'")
+        raise ValueError(f"unknown method {method!r}; choose 'auto', 'bitmask', 'bitmask128', 'words', 'tree' or 'cycles'")
     batch, single = as_boards(boards, check=check)
     m, n = batch.shape[1:]
     if m == 1 or n == 1:

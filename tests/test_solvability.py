@@ -60,7 +60,7 @@ def test_one_row_or_column_compares_tile_order(rng, m, n):
 
 def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
     # the three parity kernels are independent algorithms: they must agree
-    for m, n in [(2, 2), (3, 5), (4, 4), (8, 8), (7, 9), (20, 20), (64, 64), (65, 64), (1, 4096), (513, 513)]:
+    for m, n in [(2, 2), (3, 5), (4, 4), (8, 8), (5, 13), (10, 10), (8, 16), (7, 9), (20, 20), (64, 64), (65, 64), (1, 4096), (513, 513)]:
         count = 30 if m * n <= 4096 else 4
         boards = random_boards(rng, m, n, count)
         flat = boards.reshape(count, -1).astype(fp.board_dtype(m * n))
@@ -69,6 +69,8 @@ def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
         kinds = [inv_kernels.PARITY_TREE, inv_kernels.PARITY_CYCLES]
         if m * n <= 64:
             kinds.append(inv_kernels.PARITY_BITMASK)
+        if m * n <= 128:
+            kinds.append(inv_kernels.PARITY_BITMASK128)
         if m * n <= 4096:
             kinds.append(inv_kernels.PARITY_WORDS)
         levels = inv_kernels.tree_levels(m * n)
