@@ -51,6 +51,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-nodes", type=int, default=None, help="node budget per board")
     p.add_argument("--time-limit", type=float, default=None, help="time budget per board, seconds")
     p.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
+    p.add_argument("--count-only", action="store_true",
+                   help="constructive method: count the moves without keeping them (boards too large for the moves)")
+    p.add_argument("--out", metavar="FILE", help="write the result lines to FILE (written whole, then renamed)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run, func=run)
 
@@ -130,6 +133,8 @@ def run(args) -> int:
             raise InputError(f"--time-limit must be a positive number of seconds, got {args.time_limit}")
         if args.threads is not None and args.threads < 1:
             raise InputError(f"--threads must be at least 1, got {args.threads}")
+        if args.count_only and args.method != "constructive":
+            raise InputError("--count-only needs --method constructive")
     except InputError as exc:
         print(f"fastpuzzle solve: {exc}", file=sys.stderr)
         return 2
@@ -142,9 +147,24 @@ def run(args) -> int:
         from tqdm import tqdm
 
         bar = tqdm(total=B, file=sys.stderr, unit="board", desc="solving")
-    out = sys.stdout
+    if args.out:
+        import tempfile
+
+        fd, tmp_path = tempfile.mkstemp(prefix=".fastpuzzle-", dir=os.path.dirname(os.path.abspath(args.out)))
+        out = os.fdopen(fd, "w")
+    else:
+        out = sys.stdout
     try:
         for lo in range(0, B, block):
+            if args.count_only:
+                from .search.constructive import solve_constructive
+
+                for board in batch[lo : lo + block]:
+                    sol = solve_constructive(board, target, count_only=True)
+                    out.write(f"{sol.length} - {sol.nodes} {sol.seconds:.6f} {sol.status}\n")
+                if bar is not None:
+                    bar.update(len(batch[lo : lo + block]))
+                continue
             try:
                 res = solve_many(batch[lo : lo + block], target, heuristic=args.heuristic, method=args.method,
                                  max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads)  # fmt: skip
@@ -157,11 +177,17 @@ def run(args) -> int:
             out.flush()
             if bar is not None:
                 bar.update(len(res))
+        if args.out:
+            out.close()
+            os.replace(tmp_path, args.out)
     except BrokenPipeError:
         return 0
     finally:
         if bar is not None:
             bar.close()
+        if args.out and not out.closed:
+            out.close()
+            os.unlink(tmp_path)
     return 0
 
 

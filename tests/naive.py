@@ -206,7 +206,44 @@ def distance(start, goal_state, m, n):
     return None
 
 
+# --- constructive solver references -------------------------------------
 
+MOVE_STEP = {"U": (-1, 0), "L": (0, -1), "R": (0, 1), "D": (1, 0)}
+CODE_LETTER = "ULRD"
+
+
+def apply_moves(board, moves):
+    """Board (list of lists) after the blank makes ``moves`` (a string of
+    U/D/L/R or a sequence of codes 0..3); raises ValueError on a move that
+    leaves the board, naming its index."""
+    grid = [[int(v) for v in row] for row in board]
+    m, n = len(grid), len(grid[0])
+    r, c = next((i, j) for i in range(m) for j in range(n) if grid[i][j] == 0)
+    for k, mv in enumerate(moves):
+        letter = mv if isinstance(mv, str) else CODE_LETTER[int(mv)]
+        dr, dc = MOVE_STEP[letter]
+        rr, cc = r + dr, c + dc
+        if not (0 <= rr < m and 0 <= cc < n):
+            raise ValueError(f"move {k} leaves the board")
+        grid[r][c], grid[rr][cc] = grid[rr][cc], 0
+        r, c = rr, cc
+    return grid
+
+
+def manhattan_grid(board, goal_grid):
+    """Sum over tiles of the Manhattan distance to their cell in ``goal_grid``
+    (both as lists of rows)."""
+    where = {}
+    for i, row in enumerate(goal_grid):
+        for j, v in enumerate(row):
+            where[int(v)] = (i, j)
+    total = 0
+    for i, row in enumerate(board):
+        for j, v in enumerate(row):
+            if int(v) != 0:
+                gi, gj = where[int(v)]
+                total += abs(i - gi) + abs(j - gj)
+    return total
 
 
 # --- generation / board files (tests/test_generate.py, test_textio.py, test_cli.py) ---
