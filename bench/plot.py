@@ -42,6 +42,17 @@ def _label(row) -> str:
     return f"{row['family']}: {name}"
 
 
+def _baseline(row) -> str:
+    b = row.get("baseline")
+    if isinstance(b, (int, float)) and not isinstance(b, bool):
+        # a number (the baseline's own rate): its name, if any, is in the note
+        note = str(row.get("note") or "")
+        if "baseline:" in note:
+            return note.split("baseline:", 1)[1].split("(")[0].strip().rstrip(",;")
+        return f"{b:.4g} {row.get('unit', '')}"
+    return str(b or "?")
+
+
 def _colours(rows):
     import matplotlib.pyplot as plt
 
@@ -62,6 +73,7 @@ def plot(doc: dict, out_dir: str, svg: bool = False) -> list[str]:
     rows = doc.get("rows", [])
     written = []
     os.makedirs(out_dir, exist_ok=True)
+    colour = _colours(rows)  # one colour per family in every chart
 
     # Rows named "... vs ..." repeat a rate to carry a second ratio: plotted once, as a ratio.
     tput = [(r, *rate(r)) for r in rows if rate(r) is not None and " vs " not in r["name"]]
@@ -78,7 +90,6 @@ def plot(doc: dict, out_dir: str, svg: bool = False) -> list[str]:
         if not items:
             continue
         plain = [t[0] if isinstance(t, tuple) else t for t in items]
-        colour = _colours(plain)
         fig, ax = plt.subplots(figsize=(10, 0.32 * len(items) + 1.4))
         y = list(range(len(items)))[::-1]
         if stem == "bench_throughput":
@@ -87,7 +98,7 @@ def plot(doc: dict, out_dir: str, svg: bool = False) -> list[str]:
             labels = [_label(t[0]) for t in items]
         else:
             values = [r["ratio"] for r in items]
-            notes = [f"{r['ratio']:.3g}x vs {r.get('baseline') or '?'}" for r in items]
+            notes = [f"{r['ratio']:.3g}x vs {_baseline(r)}" for r in items]
             labels = [_label(r) for r in items]
             ax.axvline(1.0, color="k", lw=0.8)
         ax.barh(y, values, color=[colour[r["family"]] for r in plain])

@@ -86,7 +86,9 @@ def format_table(rows: list[dict]) -> str:
     for r in rows:
         ratio = r.get("ratio")
         ratio_s = "" if ratio is None else f"{ratio:.3g}x"
-        extra = " - ".join(s for s in (str(r.get("baseline") or ""), str(r.get("note") or "")) if s)
+        baseline = r.get("baseline")
+        baseline = _fmt_value(baseline) if isinstance(baseline, (int, float)) and baseline else str(baseline or "")
+        extra = " - ".join(s for s in (baseline, str(r.get("note") or "")) if s)
         body.append((str(r.get("family", "")), str(r.get("name", "")), _fmt_value(r.get("value")),
                      str(r.get("unit", "")), ratio_s, extra))
     widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)]
