@@ -8,6 +8,7 @@ running a real benchmark.
 from __future__ import annotations
 
 import json
+import pathlib
 import subprocess
 import sys
 import types
@@ -109,7 +110,9 @@ def test_cli_without_source_tree(monkeypatch, capsys):
 
 
 def test_list_and_module_entry_point():
-    done = subprocess.run([sys.executable, "-m", "bench", "--list"], capture_output=True, text=True, timeout=120)
+    root = pathlib.Path(suite.__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "bench", "--list"], capture_output=True, text=True, timeout=120,
+                          cwd=root)
     assert done.returncode == 0
     listed = dict(line.split(None, 1) for line in done.stdout.splitlines())
     assert list(listed) == list(suite.FAMILIES)
