@@ -123,7 +123,7 @@ def run_families(families, quick: bool, log=None) -> dict:
                 r = dict(r)
                 r.setdefault("family", fam)
                 rows.append(r)
-        except Exception as exc:  # one family failing must not lose the others' numbers
+        except (Exception, SystemExit) as exc:  # one family failing must not lose the others' numbers
             errors[fam] = f"{type(exc).__name__}: {exc}"
             traceback.print_exc(file=log)
         seconds[fam] = round(time.perf_counter() - t0, 3)

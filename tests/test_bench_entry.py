@@ -39,7 +39,11 @@ def families(monkeypatch):
         calls.append(("generate", quick))
         raise RuntimeError("stand-in failure")
 
-    for name, fn in [("solvability", fake_solvability), ("generate", fake_generate)]:
+    def fake_pdb(quick):
+        calls.append(("pdb", quick))
+        raise SystemExit("stand-in: a check inside the family failed")
+
+    for name, fn in [("solvability", fake_solvability), ("generate", fake_generate), ("pdb", fake_pdb)]:
         mod = types.ModuleType(f"bench.bench_{name}")
         mod.run = fn
         monkeypatch.setitem(sys.modules, f"bench.bench_{name}", mod)
@@ -70,6 +74,14 @@ def test_failing_family_is_reported_and_others_still_run(families, tmp_path, cap
     assert "FAILED generate: RuntimeError: stand-in failure" in captured.out
     doc = json.loads(out.read_text())
     assert doc["mode"] == "full" and set(doc["errors"]) == {"generate"} and len(doc["rows"]) == 2
+
+
+def test_family_calling_sys_exit_does_not_stop_the_run(families, monkeypatch, capsys):
+    monkeypatch.setattr(suite, "available", lambda: ["solvability", "pdb"])
+    assert suite.main(["--quick", "--only", "pdb,solvability", "--json", "-"]) == 1
+    assert families == [("pdb", True), ("solvability", True)]
+    out = capsys.readouterr().out
+    assert "FAILED pdb: SystemExit: stand-in" in out and "is_solvable 4x4" in out
 
 
 def test_skip_and_no_json(families, capsys, tmp_path, monkeypatch):
