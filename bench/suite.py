@@ -11,6 +11,7 @@ together with the machine's description (:func:`bench.common.machine`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as _dt
 import importlib
 import json
@@ -118,7 +119,8 @@ def run_families(families, quick: bool, log=None) -> dict:
         t0 = time.perf_counter()
         try:
             mod = importlib.import_module(f"bench.bench_{fam}")
-            got = mod.run(quick=quick)
+            with contextlib.redirect_stdout(log):  # the families' own prints: progress, not the table
+                got = mod.run(quick=quick)
             for r in got:
                 r = dict(r)
                 r.setdefault("family", fam)

@@ -28,6 +28,7 @@ def families(monkeypatch):
 
     def fake_solvability(quick=False):
         calls.append(("solvability", quick))
+        print("progress line of the family")
         return [
             {"family": "solvability", "name": "is_solvable 4x4", "value": np.float64(1.5e8), "unit": "boards/s",
              "ratio": np.float64(12.25), "baseline": "NumPy rule", "note": ""},
@@ -55,7 +56,9 @@ def test_quick_run_prints_one_table_and_writes_json(families, tmp_path, capsys):
     status = suite.main(["--quick", "--only", "solvability", "--json", str(out)])
     assert status == 0
     assert families == [("solvability", True)]
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
+    assert "progress line of the family" in captured.err and "progress line" not in printed
     table = [line for line in printed.splitlines() if "is_solvable 4x4" in line]
     assert len(table) == 1 and "12.2x" in table[0] and "NumPy rule" in table[0] and "boards/s" in table[0]
     doc = json.loads(out.read_text())
