@@ -4,9 +4,15 @@ Boards are integer arrays, ``(m, n)`` for one board and ``(B, m, n)`` for a
 batch; ``0`` is the blank.  See the README for a tour.
 """
 
+from . import moves
 from .boards import as_boards, board_dtype, goal_board
 from .moves import apply_moves, decode_moves, encode_moves
+from .solvability import inversions, invariant, is_solvable, reachable
 
 __version__ = "0.1.0"
 
-__all__ = ["goal_board", "board_dtype", "as_boards", "apply_moves", "encode_moves", "decode_moves"]
+__all__ = [
+    "goal_board", "board_dtype", "as_boards",
+    "inversions", "invariant", "is_solvable", "reachable",
+    "apply_moves", "encode_moves", "decode_moves", "moves",
+]

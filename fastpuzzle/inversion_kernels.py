@@ -1,0 +1,313 @@
+"""Inversion-count and parity kernels (Numba), one board or a batch.
+
+An inversion is a pair of tiles, blank skipped, that appear in row-major order
+as ``a`` before ``b`` with ``a > b``.  Counts are exact ``int64``.
+
+Kernels, by what they compute:
+
+===========================  =====================================  ==============
+kernel                       computes                               boards
+===========================  =====================================  ==============
+``_count_merge``             exact count, bottom-up merge sort      any size
+``_count_fenwick``           exact count, binary indexed tree       any size
+``_count_bitmask``           exact count, popcount of a seen-mask   N <= 64 cells
+``_invariant_bitmask``       parity only, XOR of seen-masks         N <= 64 cells
+``_invariant_words``         parity only, a word per 64 values      N <= 4096
+``_invariant_cycles``        parity only, cycle count of the perm.  any size
+===========================  =====================================  ==============
+
+The *invariant* of a board (m, n >= 2) is the parity of its inversions with the
+blank counted as the smallest value, XOR the colour ``(row + col) % 2`` of the
+blank's cell.  That equals the textbook rule -- width odd: inversions (blank
+skipped); width even: inversions plus the blank's row -- because the blank's
+own inversions are its row-major index ``row * n + col``.  Two boards are
+reachable from each other iff their invariants match.  Batch drivers
+``_batch_*`` run the per-board kernels across threads (``prange`` over fixed
+chunks, each chunk with its own scratch buffers).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._jit import jit, pjit
+
+# -- exact counts --------------------------------------------------------------
+
+
+@jit
+def _count_merge(cells, buf, tmp):
+    """Exact inversions of ``cells`` (blank skipped) by bottom-up merge sort.
+
+    ``buf`` and ``tmp`` are scratch arrays of at least ``cells.size`` entries.
+    """
+    k = 0
+    for v in cells:
+        if v != 0:
+            buf[k] = v
+            k += 1
+    count = np.int64(0)
+    width = 1
+    src, dst = buf, tmp
+    while width < k:
+        lo = 0
+        while lo < k:
+            mid = min(lo + width, k)
+            hi = min(lo + 2 * width, k)
+            i, j, o = lo, mid, lo
+            while i < mid and j < hi:
+                if src[j] < src[i]:
+                    # src[j] jumps ahead of every tile left in the left run
+                    count += mid - i
+                    dst[o] = src[j]
+                    j += 1
+                else:
+                    dst[o] = src[i]
+                    i += 1
+                o += 1
+            while i < mid:
+                dst[o] = src[i]
+                i += 1
+                o += 1
+            while j < hi:
+                dst[o] = src[j]
+                j += 1
+                o += 1
+            lo = hi
+        src, dst = dst, src
+        width *= 2
+    return count
+
+
+@jit
+def _count_fenwick(cells, tree):
+    """Exact inversions (blank skipped) with a binary indexed tree.
+
+    Scans right to left; for each tile counts the smaller tiles already seen.
+    ``tree`` is a scratch array of at least ``cells.size`` int32 entries.
+    """
+    n_cells = cells.size
+    for i in range(n_cells):
+        tree[i] = 0
+    count = np.int64(0)
+    for p in range(n_cells - 1, -1, -1):
+        v = np.int64(cells[p])
+        if v == 0:
+            continue
+        i = v - 1  # tiles smaller than v sit at tree indices 1..v-1
+        while i > 0:
+            count += tree[i]
+            i -= i & (-i)
+        i = v
+        while i < n_cells:
+            tree[i] += 1
+            i += i & (-i)
+    return count
+
+
+@jit
+def _count_bitmask(cells):
+    """Exact inversions (blank skipped) for boards of at most 64 cells."""
+    seen = np.uint64(0)
+    count = np.int64(0)
+    for v in cells:
+        w = np.uint64(v)
+        if w != 0:
+            # earlier tiles greater than v: bits above v in the seen-mask
+            count += _popcount64((seen >> w) >> np.uint64(1))
+        seen |= np.uint64(1) << w
+    return count
+
+
+@jit(inline="always")
+def _popcount64(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@jit(inline="always")
+def _parity64(x):
+    x ^= x >> np.uint64(32)
+    x ^= x >> np.uint64(16)
+    x ^= x >> np.uint64(8)
+    x ^= x >> np.uint64(4)
+    x ^= x >> np.uint64(2)
+    x ^= x >> np.uint64(1)
+    return np.uint8(x & np.uint64(1))
+
+
+# -- parity (the invariant) ----------------------------------------------------
+
+
+@jit
+def _invariant_bitmask(cells, colour):
+    """Invariant of a board of at most 64 cells, branch-free.
+
+    The parity of a sum of popcounts is the popcount parity of the XOR of
+    the words, so one XOR per cell replaces the popcount; the blank (value 0)
+    is counted as the smallest value, its colour corrects for that.
+    """
+    seen = np.uint64(0)
+    acc = np.uint64(0)
+    blank = 0
+    for j in range(cells.size):
+        v = np.uint64(cells[j])
+        acc ^= seen >> v
+        seen |= np.uint64(1) << v
+        blank += j * (v == 0)
+    return _parity64(acc) ^ colour[blank]
+
+
+@jit
+def _invariant_words(cells, colour, words):
+    """Invariant of a board of at most 4096 cells: one 64-bit word of the
+    seen-mask per 64 values, plus one word holding each word's parity, so a
+    cell costs O(1) instead of O(N/64).  ``words`` is scratch (>= N/64 + 1)."""
+    n_words = (cells.size + 63) >> 6
+    for w in range(n_words):
+        words[w] = 0
+    word_parity = np.uint64(0)
+    acc = np.uint64(0)
+    acc_words = np.uint64(0)
+    blank = 0
+    for j in range(cells.size):
+        v = np.int64(cells[j])
+        k = v >> 6
+        bit = np.uint64(v & 63)
+        # earlier values above v: inside its own word, and all of higher words
+        acc ^= words[k] >> bit
+        acc_words ^= (word_parity >> np.uint64(k)) >> np.uint64(1)
+        words[k] |= np.uint64(1) << bit
+        word_parity ^= np.uint64(1) << np.uint64(k)
+        blank += j * (v == 0)
+    # values v itself: "seen >> bit" includes v's own bit only once it is set,
+    # which happens after the shift, so no correction is needed
+    return _parity64(acc) ^ _parity64(acc_words) ^ colour[blank]
+
+
+@jit
+def _invariant_cycles(cells, colour, stamp_buf, stamp):
+    """Invariant of a board of any size from the cycle count of its
+    permutation (parity = (N - cycles) mod 2).  ``stamp_buf`` is scratch of N
+    uint32, marked with ``stamp`` so it need not be cleared between boards."""
+    n_cells = cells.size
+    cycles = 0
+    blank = 0
+    for start in range(n_cells):
+        if cells[start] == 0:
+            blank = start
+        if stamp_buf[start] == stamp:
+            continue
+        cycles += 1
+        i = start
+        while stamp_buf[i] != stamp:
+            stamp_buf[i] = stamp
+            i = np.int64(cells[i])
+    return np.uint8((n_cells - cycles) & 1) ^ colour[blank]
+
+
+# -- tile order (one-row and one-column boards) --------------------------------
+
+
+@jit
+def _same_order(cells, reference):
+    """True when ``cells`` holds the tiles of ``reference`` in the same order,
+    blanks skipped in both."""
+    i = 0
+    j = 0
+    n_cells = cells.size
+    while True:
+        while i < n_cells and cells[i] == 0:
+            i += 1
+        while j < n_cells and reference[j] == 0:
+            j += 1
+        if i == n_cells or j == n_cells:
+            return i == n_cells and j == n_cells
+        if cells[i] != reference[j]:
+            return False
+        i += 1
+        j += 1
+
+
+# -- batch drivers --------------------------------------------------------------
+
+METHOD_MERGE, METHOD_FENWICK, METHOD_BITMASK = 0, 1, 2
+PARITY_BITMASK, PARITY_WORDS, PARITY_CYCLES = 0, 1, 2
+
+
+@jit
+def _chunk_bounds(n_boards, n_cells):
+    """Fixed chunks of about 2^16 cells: enough work per chunk to amortise
+    scratch buffers, enough chunks to balance threads."""
+    per_chunk = max(1, (1 << 16) // n_cells)
+    return per_chunk, (n_boards + per_chunk - 1) // per_chunk
+
+
+@jit
+def _count_range(flat, method, out, lo, hi):
+    n_cells = flat.shape[1]
+    buf = np.empty(n_cells, flat.dtype)
+    tmp = np.empty(n_cells, flat.dtype)
+    tree = np.empty(n_cells, np.int32)
+    for b in range(lo, hi):
+        if method == METHOD_BITMASK:
+            out[b] = _count_bitmask(flat[b])
+        elif method == METHOD_FENWICK:
+            out[b] = _count_fenwick(flat[b], tree)
+        else:
+            out[b] = _count_merge(flat[b], buf, tmp)
+
+
+@jit
+def _batch_count(flat, method, out):
+    _count_range(flat, method, out, 0, flat.shape[0])
+
+
+@pjit
+def _batch_count_par(flat, method, out):
+    per_chunk, n_chunks = _chunk_bounds(flat.shape[0], flat.shape[1])
+    for c in prange(n_chunks):
+        _count_range(flat, method, out, c * per_chunk, min((c + 1) * per_chunk, flat.shape[0]))
+
+
+@jit
+def _invariant_range(flat, colour, kind, out, lo, hi):
+    n_cells = flat.shape[1]
+    if kind == PARITY_BITMASK:
+        for b in range(lo, hi):
+            out[b] = _invariant_bitmask(flat[b], colour)
+    elif kind == PARITY_WORDS:
+        words = np.empty((n_cells >> 6) + 1, np.uint64)
+        for b in range(lo, hi):
+            out[b] = _invariant_words(flat[b], colour, words)
+    else:
+        stamps = np.zeros(n_cells, np.uint32)
+        for b in range(lo, hi):
+            out[b] = _invariant_cycles(flat[b], colour, stamps, np.uint32(b - lo + 1))
+
+
+@jit
+def _batch_invariant(flat, colour, kind, out):
+    _invariant_range(flat, colour, kind, out, 0, flat.shape[0])
+
+
+@pjit
+def _batch_invariant_par(flat, colour, kind, out):
+    per_chunk, n_chunks = _chunk_bounds(flat.shape[0], flat.shape[1])
+    for c in prange(n_chunks):
+        _invariant_range(flat, colour, kind, out, c * per_chunk, min((c + 1) * per_chunk, flat.shape[0]))
+
+
+@jit
+def _batch_same_order(flat, reference, out):
+    for b in range(flat.shape[0]):
+        out[b] = _same_order(flat[b], reference[b % reference.shape[0]])
+
+
+@pjit
+def _batch_same_order_par(flat, reference, out):
+    for b in prange(flat.shape[0]):
+        out[b] = _same_order(flat[b], reference[b % reference.shape[0]])

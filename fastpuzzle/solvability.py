@@ -1,0 +1,190 @@
+"""Solvability and reachability of boards: the public face of the inversion kernels.
+
+For boards with at least two rows and two columns the state graph has exactly
+two connected components, told apart by one bit, the *invariant*
+(:func:`invariant`): the inversion parity (blank skipped), plus the blank's row
+when the width is even.  A board can reach another iff their invariants are
+equal; a legal move never changes it and swapping two tiles always flips it.
+
+Boards with one row or one column are different: no tile can pass another, so
+two boards are reachable iff their tiles, blank removed, appear in the same
+order.  The parity rule is wrong there and is not used.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import inversion_kernels as _inv
+from ._jit import use_threads
+from .boards import as_boards, as_goal
+
+__all__ = ["inversions", "invariant", "is_solvable", "reachable"]
+
+_METHODS = {"merge": _inv.METHOD_MERGE, "fenwick": _inv.METHOD_FENWICK, "bitmask": _inv.METHOD_BITMASK}
+
+
+def _flat(batch: np.ndarray) -> np.ndarray:
+    return batch.reshape(batch.shape[0], batch.shape[1] * batch.shape[2])
+
+
+def _colour(m: int, n: int) -> np.ndarray:
+    """Checkerboard colour (row + col) % 2 of every cell, row-major."""
+    rows, cols = np.divmod(np.arange(m * n), n)
+    return ((rows + cols) & 1).astype(np.uint8)
+
+
+def inversions(boards, method: str = "auto", *, check: bool = True):
+    """Exact inversion counts, blank skipped.
+
+    Parameters
+    ----------
+    boards : array_like, shape (m, n) or (B, m, n)
+        Boards (0 = blank).
+    method : {"auto", "merge", "fenwick", "bitmask"}
+        ``"merge"``: merge-sort count, O(N log N); ``"fenwick"``: binary indexed
+        tree, O(N log N); ``"bitmask"``: popcount over a seen-mask, O(N), boards
+        of at most 64 cells; ``"auto"`` picks bitmask where it applies, else merge.
+    check : bool
+        Validate the boards first (see :func:`fastpuzzle.as_boards`).
+
+    Returns
+    -------
+    int or ndarray of int64, shape (B,)
+
+    Examples
+    --------
+    >>> inversions([[2, 1], [3, 0]])
+    1
+    >>> inversions([[[1, 2], [3, 0]], [[3, 2], [1, 0]]], method="merge")
+    array([0, 3])
+    """
+    if method != "auto" and method not in _METHODS:
+        raise ValueError(f"unknown method {method!r}; choose 'auto', 'merge', 'fenwick' or 'bitmask'")
+    batch, single = as_boards(boards, check=check)
+    n_cells = batch.shape[1] * batch.shape[2]
+    if method == "bitmask" and n_cells > 64:
+        raise ValueError(f"method 'bitmask' handles boards of at most 64 cells, got {n_cells}")
+    if method == "auto":
+        method = "bitmask" if n_cells <= 64 else "merge"
+    flat = _flat(batch)
+    out = np.empty(batch.shape[0], np.int64)
+    kernel = _inv._batch_count_par if use_threads(flat.size) else _inv._batch_count
+    kernel(flat, _METHODS[method], out)
+    return int(out[0]) if single else out
+
+
+def _invariant_of(batch: np.ndarray) -> np.ndarray:
+    m, n = batch.shape[1:]
+    n_cells = m * n
+    kind = _inv.PARITY_BITMASK if n_cells <= 64 else _inv.PARITY_WORDS if n_cells <= 4096 else _inv.PARITY_CYCLES
+    flat = _flat(batch)
+    out = np.empty(batch.shape[0], np.uint8)
+    kernel = _inv._batch_invariant_par if use_threads(flat.size) else _inv._batch_invariant
+    kernel(flat, _colour(m, n), kind, out)
+    return out
+
+
+def invariant(boards, *, check: bool = True):
+    """The bit that tells the two halves of the state space apart (m, n >= 2).
+
+    ``(inversions + (blank_row if width is even else 0)) % 2``, computed by
+    a parity-only kernel (no exact count).  Boards with equal invariants
+    reach each other.
+
+    Examples
+    --------
+    >>> invariant([[1, 2, 3], [4, 5, 0]]), invariant([[2, 1, 3], [4, 5, 0]])
+    (0, 1)
+    """
+    batch, single = as_boards(boards, check=check)
+    m, n = batch.shape[1:]
+    if m == 1 or n == 1:
+        raise ValueError(
+            f"{m}x{n} boards have no parity invariant: no tile can pass another, "
+            "use reachable() or is_solvable(), which compare tile order"
+        )
+    out = _invariant_of(batch)
+    return int(out[0]) if single else out
+
+
+def _reachable_batches(batch: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Reachability of each board of ``batch`` from ``reference`` (one board,
+    broadcast, or a batch of the same length)."""
+    m, n = batch.shape[1:]
+    if m == 1 or n == 1:
+        out = np.empty(batch.shape[0], np.bool_)
+        kernel = _inv._batch_same_order_par if use_threads(batch[0].size * batch.shape[0]) else _inv._batch_same_order
+        kernel(_flat(batch), _flat(reference), out)
+        return out
+    return _invariant_of(batch) == _invariant_of(reference)
+
+
+def is_solvable(boards, goal=None, *, check: bool = True):
+    """Whether each board can reach ``goal`` by sliding tiles.
+
+    Parameters
+    ----------
+    boards : array_like, shape (m, n) or (B, m, n)
+        Boards (0 = blank), any m, n >= 1 with m*n >= 2.
+    goal : array_like, shape (m, n), optional
+        Target board; default :func:`fastpuzzle.goal_board`.
+    check : bool
+        Validate boards and goal first.
+
+    Returns
+    -------
+    bool or ndarray of bool, shape (B,)
+
+    Examples
+    --------
+    >>> is_solvable([[1, 2, 3], [4, 5, 6], [8, 7, 0]])
+    False
+    >>> is_solvable([[12, 1, 10, 2], [7, 11, 4, 14], [5, 0, 9, 15], [8, 13, 6, 3]])
+    True
+    """
+    batch, single = as_boards(boards, check=check)
+    m, n = batch.shape[1:]
+    target = as_goal(goal, m, n, check=check)
+    out = _reachable_batches(batch, target[None])
+    return bool(out[0]) if single else out
+
+
+def reachable(a, b, *, check: bool = True):
+    """Whether board(s) ``a`` can be turned into board(s) ``b``.
+
+    Parameters
+    ----------
+    a : array_like, shape (m, n) or (B, m, n)
+    b : array_like, shape (m, n) or (B, m, n)
+        One board (compared with every board of ``a``) or a batch of the same
+        length as ``a``.  The relation is symmetric.
+
+    Returns
+    -------
+    bool or ndarray of bool, shape (B,)
+
+    Examples
+    --------
+    >>> reachable([[1, 2], [3, 0]], [[0, 1], [3, 2]])
+    True
+    >>> reachable([[1, 2, 0]], [[2, 0, 1]])
+    False
+    """
+    batch_a, single_a = as_boards(a, check=check, label="a")
+    batch_b, single_b = as_boards(b, check=check, label="b")
+    if batch_a.shape[1:] != batch_b.shape[1:]:
+        raise ValueError(
+            f"a and b hold boards of different shapes: {batch_a.shape[1]}x{batch_a.shape[2]} "
+            f"and {batch_b.shape[1]}x{batch_b.shape[2]}"
+        )
+    if not single_b and batch_b.shape[0] != batch_a.shape[0]:
+        if single_a:
+            batch_a, batch_b, single_a, single_b = batch_b, batch_a, single_b, single_a
+        else:
+            raise ValueError(
+                f"a holds {batch_a.shape[0]} boards and b holds {batch_b.shape[0]}; "
+                "b must be one board or a batch of the same length"
+            )
+    out = _reachable_batches(batch_a, batch_b)
+    return bool(out[0]) if single_a else out
