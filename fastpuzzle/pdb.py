@@ -40,6 +40,7 @@ import numpy as np
 from ._jit import jit
 from .boards import as_boards, as_goal, goal_board
 from .search.solution import Solution
+from .solvability import is_solvable
 
 __all__ = [
     "PatternDatabase",
@@ -994,6 +995,8 @@ class _Searcher:
             scal[:] = (0, bound, 1 << 60, nodes, hn.sum(), hr.sum())
             self.nextc[0] = 0
             while True:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return np.zeros(0, np.uint8), "budget", nodes
                 lim = nodes + chunk
                 if limit_total is not None:
                     lim = min(lim, limit_total)
@@ -1011,28 +1014,8 @@ class _Searcher:
                     return np.zeros(0, np.uint8), "budget", nodes
                 if limit_total is not None and nodes >= limit_total:
                     return np.zeros(0, np.uint8), "budget", nodes
-                if deadline is not None and time.perf_counter() > deadline:
-                    return np.zeros(0, np.uint8), "budget", nodes
             # the search ended back at the root with the board restored
             bound = int(scal[_S_NEXT])
-
-
-def _solvable(batch: np.ndarray, goal: np.ndarray) -> np.ndarray:
-    try:
-        from .solvability import is_solvable
-    except ImportError:  # pragma: no cover - until the solvability module lands
-        is_solvable = None
-    if is_solvable is not None:
-        return np.atleast_1d(np.asarray(is_solvable(batch, goal=goal, check=False)))
-    return np.array([_parity_invariant(b) == _parity_invariant(goal) for b in batch])
-
-
-def _parity_invariant(board: np.ndarray) -> int:
-    m, n = board.shape
-    flat = [int(v) for v in board.ravel() if v != 0]
-    inv = sum(1 for i in range(len(flat)) for j in range(i + 1, len(flat)) if flat[i] > flat[j])
-    blank_row = int(np.argwhere(board == 0)[0][0])
-    return (inv + (blank_row if n % 2 == 0 else 0)) % 2
 
 
 def _prepare(boards, goal, database):
@@ -1044,7 +1027,7 @@ def _prepare(boards, goal, database):
             f"columns, got {m}x{n}"
         )
     goal_arr = as_goal(goal, m, n)
-    ok = _solvable(batch, goal_arr)
+    ok = np.atleast_1d(is_solvable(batch, goal=goal_arr, check=False))
     bad = np.flatnonzero(~ok)
     if bad.size:
         where = "the board" if single else f"board {int(bad[0])}"
