@@ -325,6 +325,24 @@ def _bfs_pass(state, words, table, k, w, m, n, n_slots, per_word, depth, lo, hi)
     return expanded
 
 
+def _big_zeros(count: int, dtype) -> np.ndarray:
+    """Zeroed array for the build; large ones get transparent huge pages,
+    which saves most TLB misses of the random accesses of the search."""
+    dtype = np.dtype(dtype)
+    nbytes = count * dtype.itemsize
+    if nbytes < (1 << 26) or os.environ.get("FASTPUZZLE_NO_HUGEPAGES"):
+        return np.zeros(count, dtype)
+    import mmap
+
+    buf = mmap.mmap(-1, nbytes)
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            buf.madvise(mmap.MADV_HUGEPAGE)
+        except OSError:  # pragma: no cover - kernel without THP
+            pass
+    return np.frombuffer(buf, dtype, count)
+
+
 def _build_pattern(table, m, n, goal, tiles, progress=None, label="", max_slots=None):
     """Fill ``table`` (uint8, one entry per placement of ``tiles``) in place."""
     n_cells = m * n
@@ -342,7 +360,7 @@ def _build_pattern(table, m, n, goal, tiles, progress=None, label="", max_slots=
     n_slots = min(n_slots, max_slots)
     per_word = 8 // np.dtype(dtype).itemsize
     n_words = -(-size // per_word)
-    raw = np.zeros(n_words, np.uint64)
+    raw = _big_zeros(n_words, np.uint64)
     state = raw.view(dtype)[:size]
     table[:] = 255
     _bfs_seed(state, table, goal_cells, k, w, blank_goal, m, n, n_slots)
@@ -586,7 +604,7 @@ def build_partition(shape, partition, goal=None, *, name="custom", reflect=None,
     n_cells = m * n
     sizes = [_n_placements(n_cells, len(p)) for p in partition]
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    data = np.empty(int(sum(sizes)), np.uint8)
+    data = _big_zeros(int(sum(sizes)), np.uint8)
     bar = None
     if progress:
         from tqdm.auto import tqdm

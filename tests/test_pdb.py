@@ -53,6 +53,7 @@ def _table_vs_naive(db, m, n, goal_cells=None):
         ((3, 4), [(1, 6, 11)]),
         ((4, 4), [(1, 6, 11)]),
         ((4, 4), [(7, 10, 13)]),
+        ((5, 5), [(1, 7, 13), (24, 20)]),
     ],
 )
 def test_tables_equal_naive_bfs(shape, partition):
