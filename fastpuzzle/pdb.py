@@ -447,6 +447,7 @@ class PatternDatabase:
     build_seconds: float = 0.0
     path: Path | None = None
     build_peak_bytes: int = 0
+    build_cpu_seconds: float = 0.0
     _arrays: tuple | None = field(default=None, repr=False)
 
     @property
@@ -524,6 +525,7 @@ class PatternDatabase:
             reflect=bool(self.reflect),
             build_seconds=self.build_seconds,
             build_peak_bytes=int(self.build_peak_bytes),
+            build_cpu_seconds=float(self.build_cpu_seconds),
         )
         (directory / "meta.json").write_text(json.dumps(meta, indent=1))
         return directory
@@ -611,6 +613,7 @@ def build_partition(shape, partition, goal=None, *, name="custom", reflect=None,
 
         bar = tqdm(desc=f"pdb {name}", unit=" layer")
     t0 = time.perf_counter()
+    c0 = time.process_time()
     try:
         for p, tiles in enumerate(partition):
             _build_pattern(
@@ -627,12 +630,15 @@ def build_partition(shape, partition, goal=None, *, name="custom", reflect=None,
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     peak = _peak_rss_bytes()
     if reflect is None:
         reflect = _reflect_ok(goal, partition)
     elif reflect and not _reflect_ok(goal, partition):
         raise ValueError("reflection needs a square board whose goal blank lies on the main diagonal")
-    return PatternDatabase(name, (m, n), partition, goal, data, offsets, bool(reflect), seconds, build_peak_bytes=peak)
+    return PatternDatabase(
+        name, (m, n), partition, goal, data, offsets, bool(reflect), seconds, build_peak_bytes=peak, build_cpu_seconds=cpu
+    )
 
 
 def _peak_rss_bytes() -> int:
@@ -728,6 +734,7 @@ def load(name: str, *, directory=None) -> PatternDatabase:
         float(meta.get("build_seconds", 0.0)),
         path,
         int(meta.get("build_peak_bytes", 0)),
+        float(meta.get("build_cpu_seconds", 0.0)),
     )
 
 

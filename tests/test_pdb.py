@@ -283,6 +283,9 @@ def test_15_puzzle_with_555(rng):
     ]
     easy = sorted(rows, key=lambda r: r[16])[:4]
     db = pdb.build("5-5-5", progress=False)
+    assert len(rows) == 100
+    h = db.lookup(np.array([r[:16] for r in rows]).reshape(-1, 4, 4))
+    assert (h <= np.array([r[16] for r in rows])).all()
     for row in easy:
         b = np.array(row[:16]).reshape(4, 4)
         assert db.lookup(b) <= row[16]
@@ -302,3 +305,27 @@ def test_15_puzzle_with_555(rng):
                 pass
         s = pdb.solve_with_pdb(b, database=db)
         assert s.verify(b) and s.length <= steps and db.lookup(b) <= s.length
+
+
+def test_cli(tmp_path, capsys, bfs3):
+    from fastpuzzle.cli_pdb import main
+
+    assert main(["pdb", "build", "4-4", "--no-progress"]) == 0
+    assert "4-4: 3x3" in capsys.readouterr().out
+    assert main(["pdb", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "4-4" in out and "cached" in out and "7-8" in out
+    f = tmp_path / "boards.txt"
+    f.write_text("# two boards\n8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 0 7 8 2\n")
+    assert main(["pdb", "solve", str(f)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert [int(line.split("\t")[0]) for line in lines] == [bfs3[(8, 6, 7, 2, 5, 4, 3, 0, 1)], 2]
+    f.write_text("1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 8 7 0\n")
+    assert main(["pdb", "solve", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "boards.txt:2:" in err and "unsolvable" in err
+    f.write_text("1 2 3 4 5\n")
+    assert main(["pdb", "solve", str(f)]) == 2
+    assert "boards.txt:1:" in capsys.readouterr().err
+    assert main(["pdb", "build", "9-9"]) == 2
+    assert "unknown pattern database" in capsys.readouterr().err
