@@ -67,7 +67,7 @@ def test_table_for_custom_goal():
     _table_vs_naive(db, 3, 3, tuple(goal.ravel().tolist()))
 
 
-def test_merged_regions_stay_admissible(bfs3):
+def test_merged_regions_stay_admissible(all3):
     # With only 2 region slots the blank regions past the first are merged:
     # values may drop below the exact ones, never above.
     exact = pdb.build_partition((3, 3), [(2, 4, 6, 8)])
@@ -75,8 +75,7 @@ def test_merged_regions_stay_admissible(bfs3):
     a, b = np.asarray(exact.data), np.asarray(merged.data)
     assert (b <= a).all()
     assert (b < a).any()  # the checkerboard placement isolates 5 regions
-    boards = _all_boards(3, 3)
-    dist = np.array([bfs3[tuple(int(v) for v in x.ravel())] for x in boards])
+    boards, dist = all3
     assert (merged.lookup(boards) <= dist).all()
 
 
@@ -86,28 +85,50 @@ def _all_boards(m, n):
     return boards[is_solvable(boards)]
 
 
+@pytest.fixture(scope="module")
+def all3(bfs3):
+    """Every solvable 3x3 board and its distance to the goal."""
+    boards = _all_boards(3, 3)
+    dist = np.array([bfs3[tuple(b)] for b in boards.reshape(-1, 9).tolist()])
+    return boards, dist
+
+
+def _neighbours(boards, code):
+    """Boards after blank move ``code`` (vectorised), and which boards allow it."""
+    m, n = boards.shape[1:]
+    flat = boards.reshape(len(boards), -1)
+    z = np.argmax(flat == 0, axis=1)
+    r, c = z // n, z % n
+    rr, cc = r + [-1, 0, 0, 1][code], c + [0, -1, 1, 0][code]
+    ok = (rr >= 0) & (rr < m) & (cc >= 0) & (cc < n)
+    out = flat[ok].copy()
+    rows = np.arange(len(out))
+    t = (rr * n + cc)[ok]
+    out[rows, z[ok]] = out[rows, t]
+    out[rows, t] = 0
+    return out.reshape(-1, m, n), ok
+
+
 def _assert_odd_steps(boards, h, db):
     """Every move changes h by an odd amount: each tile belongs to a pattern,
     one tile moves, and every table entry has the parity of its placement.
     (Tables that take the minimum over blank regions are admissible but not
     consistent, so the step may exceed 1.)"""
-    m, n = boards.shape[1:]
     for code in range(4):
-        moved = []
-        keep = []
-        for i, b in enumerate(boards):
-            r, c = map(int, np.argwhere(b == 0)[0])
-            rr, cc = r + int([-1, 0, 0, 1][code]), c + int([0, -1, 1, 0][code])
-            if 0 <= rr < m and 0 <= cc < n:
-                moved.append(apply_moves(b, "ULRD"[code], check=False))
-                keep.append(i)
-        h2 = db.lookup(np.array(moved))
-        assert ((h[keep] - h2) % 2 == 1).all()
+        moved, ok = _neighbours(boards, code)
+        assert ((h[ok] - db.lookup(moved)) % 2 == 1).all()
 
 
-def test_admissible_on_every_3x3_board(db44, bfs3):
-    boards = _all_boards(3, 3)
-    dist = np.array([bfs3[tuple(int(v) for v in b.ravel())] for b in boards])
+def test_neighbours_helper_matches_apply_moves(all3):
+    boards = all3[0][::5000]
+    for code in range(4):
+        moved, ok = _neighbours(boards, code)
+        ref = [apply_moves(b, "ULRD"[code]) for b, k in zip(boards, ok) if k]
+        assert np.array_equal(moved, np.array(ref))
+
+
+def test_admissible_on_every_3x3_board(db44, all3):
+    boards, dist = all3
     h = db44.lookup(boards)
     assert db44.reflect
     assert (h <= dist).all()
@@ -126,8 +147,8 @@ def test_admissible_on_every_3x3_board(db44, bfs3):
         assert total == v
 
 
-def test_odd_steps_on_every_3x3_board(db44):
-    boards = _all_boards(3, 3)
+def test_odd_steps_on_every_3x3_board(db44, all3):
+    boards = all3[0]
     _assert_odd_steps(boards, db44.lookup(boards), db44)
 
 
