@@ -79,9 +79,10 @@ MAX_CELLS = 31
 #: Patterns with more placements than this keep one byte of search state per
 #: placement: 4 blank regions told apart, further regions merged into the
 #: fourth.  Merging only adds moves to the abstract puzzle, so the values stay
-#: admissible and consistent (it happens for the 8-tile pattern of 7-8, never
-#: for 7 tiles on 4x4 or 6 tiles on 5x5).  Smaller patterns keep 4 bytes (16
-#: regions).
+#: admissible.  It touches placements whose free cells split into 5 or more
+#: regions: 5.4 % of the cell sets of the 8-tile pattern of 7-8, 2.6 % of the
+#: 7-tile one, fewer still for 6 tiles on 5x5.  Smaller patterns keep 4 bytes
+#: (16 regions, exact).
 _COMPACT_STATE_ENTRIES = 1 << 24
 _FORMAT_VERSION = 1
 
@@ -199,6 +200,33 @@ def _slot_of(x, free, n, full, not_first, not_last, n_slots):
 
 
 @jit
+def _region_labels(m, n):
+    """For boards of at most 16 cells: ``labels[free, c]`` is the order (by
+    lowest cell) of the region of free-cell mask ``free`` that holds ``c``."""
+    n_cells = m * n
+    full = (1 << n_cells) - 1
+    not_first = 0
+    not_last = 0
+    for c in range(n_cells):
+        if c % n != 0:
+            not_first |= 1 << c
+        if c % n != n - 1:
+            not_last |= 1 << c
+    labels = np.zeros((1 << n_cells, n_cells), np.uint8)
+    for f in range(1 << n_cells):
+        rest = f
+        s = 0
+        while rest != 0:
+            comp = _flood(rest & -rest, f, n, full, not_first, not_last)
+            rest &= ~comp
+            for c in range(n_cells):
+                if (comp >> c) & 1:
+                    labels[f, c] = s
+            s += 1
+    return labels
+
+
+@jit
 def _bfs_seed(state, table, goal_cells, k, w, blank_goal, m, n, n_slots):
     """Mark the goal placement (blank region of the goal blank) as layer 0."""
     n_cells = m * n
@@ -220,15 +248,19 @@ def _bfs_seed(state, table, goal_cells, k, w, blank_goal, m, n, n_slots):
 
 
 @jit
-def _bfs_pass(state, words, table, k, w, m, n, n_slots, per_word, depth, lo, hi):
+def _bfs_pass(state, words, table, k, w, m, n, n_slots, per_word, depth, lo, hi, labels):
     """Expand the states of layer ``depth`` among placements ``[lo, hi)`` words.
 
     Each placement has ``n_slots`` 2-bit codes, one per blank region:
     0 unseen, 2 expanded, 1/3 frontier of an even/odd layer.  Successors are
     marked with the other frontier code, so one array serves both layers.
+    ``labels`` is :func:`_region_labels` on boards of at most 16 cells (a
+    lookup instead of flood fills), else an empty array.
     Returns the number of states expanded.
     """
     n_cells = m * n
+    use_labels = labels.shape[0] > 1
+    last = n_slots - 1
     full = (1 << n_cells) - 1
     not_first = 0
     not_last = 0
@@ -266,7 +298,23 @@ def _bfs_pass(state, words, table, k, w, m, n, n_slots, per_word, depth, lo, hi)
             for i in range(k):
                 where[cells_of[i]] = i
             free = full & ~occ
-            nreg = _regions(free, n, full, not_first, not_last, n_slots, regs)
+            if use_labels:
+                nreg = 0
+                for s in range(n_slots):
+                    regs[s] = 0
+                rest = free
+                while rest != 0:
+                    bit = rest & -rest
+                    rest ^= bit
+                    c = 0
+                    while (bit >> c) != 1:
+                        c += 1
+                    s = min(np.int64(labels[free, c]), last)
+                    regs[s] |= bit
+                    if s + 1 > nreg:
+                        nreg = s + 1
+            else:
+                nreg = _regions(free, n, full, not_first, not_last, n_slots, regs)
             for s in range(nreg):
                 if (code >> (2 * s)) & 3 != cur:
                     continue
@@ -314,7 +362,10 @@ def _bfs_pass(state, words, table, k, w, m, n, n_slots, per_word, depth, lo, hi)
                             elif x < cj and not y < cj:
                                 ne += w[j]
                         nocc = (occ & ~(1 << x)) | (1 << y)
-                        ns = _slot_of(x, full & ~nocc, n, full, not_first, not_last, n_slots)
+                        if use_labels:
+                            ns = min(np.int64(labels[full & ~nocc, x]), last)
+                        else:
+                            ns = _slot_of(x, full & ~nocc, n, full, not_first, not_last, n_slots)
                         ncode = np.int64(state[ne])
                         if (ncode >> (2 * ns)) & 3 == 0:
                             state[ne] = ncode | (nxt << (2 * ns))
@@ -343,6 +394,17 @@ def _big_zeros(count: int, dtype) -> np.ndarray:
     return np.frombuffer(buf, dtype, count)
 
 
+_LABELS = {}
+
+
+def _labels_for(m, n):
+    if m * n > 16 or os.environ.get("FASTPUZZLE_NO_LABELS"):
+        return np.zeros((1, 1), np.uint8)
+    if (m, n) not in _LABELS:
+        _LABELS[(m, n)] = _region_labels(m, n)
+    return _LABELS[(m, n)]
+
+
 def _build_pattern(table, m, n, goal, tiles, progress=None, label="", max_slots=None):
     """Fill ``table`` (uint8, one entry per placement of ``tiles``) in place."""
     n_cells = m * n
@@ -364,6 +426,7 @@ def _build_pattern(table, m, n, goal, tiles, progress=None, label="", max_slots=
     state = raw.view(dtype)[:size]
     table[:] = 255
     _bfs_seed(state, table, goal_cells, k, w, blank_goal, m, n, n_slots)
+    labels = _labels_for(m, n)
     chunk = max(1, (1 << 22) // per_word)
     depth = 0
     done = 0
@@ -371,7 +434,7 @@ def _build_pattern(table, m, n, goal, tiles, progress=None, label="", max_slots=
         expanded = 0
         for lo in range(0, n_words, chunk):
             hi = min(n_words, lo + chunk)
-            expanded += _bfs_pass(state, raw, table, k, w, m, n, n_slots, per_word, depth, lo, hi)
+            expanded += _bfs_pass(state, raw, table, k, w, m, n, n_slots, per_word, depth, lo, hi, labels)
         if expanded == 0:
             break
         done += expanded
