@@ -12,7 +12,7 @@ kernel                       computes                               boards
 ``_count_fenwick``           exact count, binary indexed tree       any size
 ``_count_bitmask``           exact count, popcount of a seen-mask   N <= 64 cells
 ``_invariant_bitmask``       parity only, XOR of seen-masks         N <= 64 cells
-``_invariant_words``         parity only, a word per 64 values      N <= 4096
+``_invariant_tree``          parity only, a tree of parity words    any size
 ``_invariant_cycles``        parity only, cycle count of the perm.  any size
 ===========================  =====================================  ==============
 
@@ -161,31 +161,57 @@ def _invariant_bitmask(cells, colour):
     return _parity64(acc) ^ colour[blank]
 
 
+def tree_levels(n_cells):
+    """Levels and word offsets of the parity tree for boards of ``n_cells``.
+
+    Level 0 holds one bit per value (the seen-mask), level ``l`` one bit per
+    64**l values: the parity of how many of them were seen.  The top level
+    is a single word.
+    """
+    sizes = []
+    words = (n_cells + 63) >> 6
+    while True:
+        sizes.append(words)
+        if words == 1:
+            break
+        words = (words + 63) >> 6
+    offsets = np.zeros(len(sizes) + 1, np.int64)
+    offsets[1:] = np.cumsum(sizes)
+    return offsets
+
+
 @jit
-def _invariant_words(cells, colour, words):
-    """Invariant of a board of at most 4096 cells: one 64-bit word of the
-    seen-mask per 64 values, plus one word holding each word's parity, so a
-    cell costs O(1) instead of O(N/64).  ``words`` is scratch (>= N/64 + 1)."""
-    n_words = (cells.size + 63) >> 6
-    for w in range(n_words):
+def _invariant_tree(cells, colour, words, offsets):
+    """Invariant of a board of any size in O(N log64 N), no branches.
+
+    A seen-mask over the values plus, per level up, one parity bit per block
+    of 64**l values: the parity of the tiles seen before a cell that are
+    larger than it is the XOR of the bits above it, word by word up the tree.
+    ``words`` is scratch of ``offsets[-1]`` uint64, ``offsets`` from
+    :func:`tree_levels`.  Every index stays inside its level, so even a
+    board that is not a permutation (``check=False``) cannot write outside.
+    """
+    n_levels = offsets.shape[0] - 1
+    for w in range(offsets[n_levels]):
         words[w] = 0
-    word_parity = np.uint64(0)
     acc = np.uint64(0)
-    acc_words = np.uint64(0)
     blank = 0
     for j in range(cells.size):
         v = np.int64(cells[j])
-        k = v >> 6
-        bit = np.uint64(v & 63)
-        # earlier values above v: inside its own word, and all of higher words
-        acc ^= words[k] >> bit
-        acc_words ^= (word_parity >> np.uint64(k)) >> np.uint64(1)
-        words[k] |= np.uint64(1) << bit
-        word_parity ^= np.uint64(1) << np.uint64(k)
         blank += j * (v == 0)
-    # values v itself: "seen >> bit" includes v's own bit only once it is set,
-    # which happens after the shift, so no correction is needed
-    return _parity64(acc) ^ _parity64(acc_words) ^ colour[blank]
+        k = min(offsets[0] + (v >> 6), offsets[1] - 1)
+        # level 0: values above v inside v's word (v's own bit is not set yet)
+        acc ^= words[k] >> np.uint64(v & 63)
+        words[k] |= np.uint64(1) << np.uint64(v & 63)
+        idx = k - offsets[0]
+        for level in range(1, n_levels):
+            k = min(offsets[level] + (idx >> 6), offsets[level + 1] - 1)
+            bit = np.uint64(idx & 63)
+            # blocks above v's block within the same parent word
+            acc ^= (words[k] >> bit) >> np.uint64(1)
+            words[k] ^= np.uint64(1) << bit
+            idx = k - offsets[level]
+    return _parity64(acc) ^ colour[blank]
 
 
 @jit
@@ -205,7 +231,8 @@ def _invariant_cycles(cells, colour, stamp_buf, stamp):
         i = start
         while stamp_buf[i] != stamp:
             stamp_buf[i] = stamp
-            i = np.int64(cells[i])
+            # the modulo keeps a non-permutation (check=False) inside the array
+            i = np.int64(cells[i]) % n_cells
     return np.uint8((n_cells - cycles) & 1) ^ colour[blank]
 
 
@@ -235,7 +262,7 @@ def _same_order(cells, reference):
 # -- batch drivers --------------------------------------------------------------
 
 METHOD_MERGE, METHOD_FENWICK, METHOD_BITMASK = 0, 1, 2
-PARITY_BITMASK, PARITY_WORDS, PARITY_CYCLES = 0, 1, 2
+PARITY_BITMASK, PARITY_TREE, PARITY_CYCLES = 0, 1, 2
 
 
 @jit
@@ -274,15 +301,15 @@ def _batch_count_par(flat, method, out):
 
 
 @jit
-def _invariant_range(flat, colour, kind, out, lo, hi):
+def _invariant_range(flat, colour, kind, offsets, out, lo, hi):
     n_cells = flat.shape[1]
     if kind == PARITY_BITMASK:
         for b in range(lo, hi):
             out[b] = _invariant_bitmask(flat[b], colour)
-    elif kind == PARITY_WORDS:
-        words = np.empty((n_cells >> 6) + 1, np.uint64)
+    elif kind == PARITY_TREE:
+        words = np.empty(offsets[-1], np.uint64)
         for b in range(lo, hi):
-            out[b] = _invariant_words(flat[b], colour, words)
+            out[b] = _invariant_tree(flat[b], colour, words, offsets)
     else:
         stamps = np.zeros(n_cells, np.uint32)
         for b in range(lo, hi):
@@ -290,15 +317,15 @@ def _invariant_range(flat, colour, kind, out, lo, hi):
 
 
 @jit
-def _batch_invariant(flat, colour, kind, out):
-    _invariant_range(flat, colour, kind, out, 0, flat.shape[0])
+def _batch_invariant(flat, colour, kind, offsets, out):
+    _invariant_range(flat, colour, kind, offsets, out, 0, flat.shape[0])
 
 
 @pjit
-def _batch_invariant_par(flat, colour, kind, out):
+def _batch_invariant_par(flat, colour, kind, offsets, out):
     per_chunk, n_chunks = _chunk_bounds(flat.shape[0], flat.shape[1])
     for c in prange(n_chunks):
-        _invariant_range(flat, colour, kind, out, c * per_chunk, min((c + 1) * per_chunk, flat.shape[0]))
+        _invariant_range(flat, colour, kind, offsets, out, c * per_chunk, min((c + 1) * per_chunk, flat.shape[0]))
 
 
 @jit

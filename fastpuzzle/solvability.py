@@ -74,29 +74,48 @@ def inversions(boards, method: str = "auto", *, check: bool = True):
     return int(out[0]) if single else out
 
 
-def _invariant_of(batch: np.ndarray) -> np.ndarray:
+_PARITY_METHODS = {"bitmask": _inv.PARITY_BITMASK, "tree": _inv.PARITY_TREE, "cycles": _inv.PARITY_CYCLES}
+
+
+def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
     m, n = batch.shape[1:]
     n_cells = m * n
-    kind = _inv.PARITY_BITMASK if n_cells <= 64 else _inv.PARITY_WORDS if n_cells <= 4096 else _inv.PARITY_CYCLES
+    if method == "auto":
+        method = "bitmask" if n_cells <= 64 else "tree"
+    if method == "bitmask" and n_cells > 64:
+        raise ValueError(f"method 'bitmask' handles boards of at most 64 cells, got {n_cells}")
     flat = _flat(batch)
     out = np.empty(batch.shape[0], np.uint8)
     kernel = _inv._batch_invariant_par if use_threads(flat.size) else _inv._batch_invariant
-    kernel(flat, _colour(m, n), kind, out)
+    kernel(flat, _colour(m, n), _PARITY_METHODS[method], _inv.tree_levels(n_cells), out)
     return out
 
 
-def invariant(boards, *, check: bool = True):
+def invariant(boards, method: str = "auto", *, check: bool = True):
     """The bit that tells the two halves of the state space apart (m, n >= 2).
 
     ``(inversions + (blank_row if width is even else 0)) % 2``, computed by
     a parity-only kernel (no exact count).  Boards with equal invariants
     reach each other.
 
+    Parameters
+    ----------
+    boards : array_like, shape (m, n) or (B, m, n)
+    method : {"auto", "bitmask", "tree", "cycles"}
+        ``"bitmask"``: XOR of seen-masks, boards of at most 64 cells;
+        ``"tree"``: a tree of parity words, O(N log64 N) without branches;
+        ``"cycles"``: cycle count of the permutation, O(N), memory-latency
+        bound; ``"auto"``: bitmask where it applies, else tree.
+    check : bool
+        Validate the boards first.
+
     Examples
     --------
     >>> invariant([[1, 2, 3], [4, 5, 0]]), invariant([[2, 1, 3], [4, 5, 0]])
     (0, 1)
     """
+    if method != "auto" and method not in _PARITY_METHODS:
+        raise ValueError(f"unknown method {method!r}; choose 'auto', 'bitmask', 'tree' or 'cycles'")
     batch, single = as_boards(boards, check=check)
     m, n = batch.shape[1:]
     if m == 1 or n == 1:
@@ -104,7 +123,7 @@ def invariant(boards, *, check: bool = True):
             f"{m}x{n} boards have no parity invariant: no tile can pass another, "
             "use reachable() or is_solvable(), which compare tile order"
         )
-    out = _invariant_of(batch)
+    out = _invariant_of(batch, method)
     return int(out[0]) if single else out
 
 

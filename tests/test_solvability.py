@@ -60,23 +60,28 @@ def test_one_row_or_column_compares_tile_order(rng, m, n):
 
 def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
     # the three parity kernels are independent algorithms: they must agree
-    for m, n in [(2, 2), (3, 5), (4, 4), (8, 8), (7, 9), (20, 20), (64, 64)]:
-        boards = random_boards(rng, m, n, 30)
-        flat = boards.reshape(30, -1).astype(fp.board_dtype(m * n))
+    for m, n in [(2, 2), (3, 5), (4, 4), (8, 8), (7, 9), (20, 20), (64, 64), (65, 64), (1, 4096), (513, 513)]:
+        count = 30 if m * n <= 4096 else 4
+        boards = random_boards(rng, m, n, count)
+        flat = boards.reshape(count, -1).astype(fp.board_dtype(m * n))
         colour = sv._colour(m, n)
         results = []
-        kinds = [inv_kernels.PARITY_WORDS, inv_kernels.PARITY_CYCLES]
+        kinds = [inv_kernels.PARITY_TREE, inv_kernels.PARITY_CYCLES]
         if m * n <= 64:
             kinds.append(inv_kernels.PARITY_BITMASK)
+        levels = inv_kernels.tree_levels(m * n)
         for kind in kinds:
-            out = np.empty(30, np.uint8)
-            inv_kernels._batch_invariant(flat, colour, kind, out)
-            out_par = np.empty(30, np.uint8)
-            inv_kernels._batch_invariant_par(flat, colour, kind, out_par)
+            out = np.empty(count, np.uint8)
+            inv_kernels._batch_invariant(flat, colour, kind, levels, out)
+            out_par = np.empty(count, np.uint8)
+            inv_kernels._batch_invariant_par(flat, colour, kind, levels, out_par)
             assert out.tolist() == out_par.tolist()
             results.append(out.tolist())
         assert all(r == results[0] for r in results)
-        assert results[0] == [naive.invariant(b) for b in boards]
+        if m * n <= 4096:
+            assert results[0] == [naive.invariant(b) for b in boards]
+        else:
+            assert results[0] == [python_cycle_invariant(b.ravel(), m, n) for b in boards[:3]] + results[0][3:]
 
 
 def test_parallel_and_serial_drivers_agree(rng):
@@ -136,6 +141,7 @@ def test_large_board_1000x1000(rng):
     z = int(np.flatnonzero(board.ravel() == 0)[0])
     assert fp.invariant(board) == (merge + z // 1000) % 2
     assert fp.invariant(board) == python_cycle_invariant(board.ravel(), 1000, 1000)
+    assert fp.invariant(board, method="cycles") == fp.invariant(board, method="tree")
 
 
 def test_reversed_board_has_the_closed_form_count():
