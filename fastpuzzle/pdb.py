@@ -81,8 +81,8 @@ MAX_CELLS = 31
 #: fourth.  Merging only adds moves to the abstract puzzle, so the values stay
 #: admissible.  It touches placements whose free cells split into 5 or more
 #: regions: 5.4 % of the cell sets of the 8-tile pattern of 7-8, 2.6 % of the
-#: 7-tile one, fewer still for 6 tiles on 5x5.  Smaller patterns keep 4 bytes
-#: (16 regions, exact).
+#: 7-tile one, and a few placements of the 6-tile patterns of 6-6-6-6.
+#: Smaller patterns keep 4 bytes (16 regions, exact).
 _COMPACT_STATE_ENTRIES = 1 << 24
 _FORMAT_VERSION = 1
 
@@ -574,7 +574,7 @@ class PatternDatabase:
         """Write ``meta.json`` and ``tables.npy`` into ``directory``."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        tmp = directory / "tables.npy.part"
+        tmp = directory / f"tables.npy.part{os.getpid()}"
         with open(tmp, "wb") as fh:
             np.save(fh, np.asarray(self.data))
         os.replace(tmp, directory / "tables.npy")
@@ -590,7 +590,9 @@ class PatternDatabase:
             build_peak_bytes=int(self.build_peak_bytes),
             build_cpu_seconds=float(self.build_cpu_seconds),
         )
-        (directory / "meta.json").write_text(json.dumps(meta, indent=1))
+        tmp_meta = directory / f"meta.json.part{os.getpid()}"
+        tmp_meta.write_text(json.dumps(meta, indent=1))
+        os.replace(tmp_meta, directory / "meta.json")
         return directory
 
 
