@@ -37,7 +37,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ._jit import jit
+from numba import prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from ._jit import jit, pjit, use_threads
 from .boards import as_boards, as_goal, goal_board
 from .search.solution import Solution
 from .solvability import is_solvable
@@ -197,6 +201,25 @@ def _slot_of(x, free, n, full, not_first, not_last, n_slots):
             return s
         rest &= ~comp
         s += 1
+
+
+@intrinsic
+def _atomic_or(typingctx, arr, idx, val):
+    """``arr[idx] |= val`` as one atomic read-modify-write (threads of a
+    parallel pass may mark different blank regions of the same placement)."""
+    if not isinstance(arr, types.Array):
+        return None
+    sig = types.void(arr, types.intp, arr.dtype)
+
+    def codegen(context, builder, signature, args):
+        arrty = signature.args[0]
+        ary, i, v = args
+        array = context.make_array(arrty)(context, builder, ary)
+        ptr = cgutils.get_item_pointer(context, builder, arrty, array, [i])
+        builder.atomic_rmw("or", ptr, v, "monotonic")
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @jit
@@ -368,12 +391,28 @@ def _bfs_pass(state, words, table, k, w, m, n, n_slots, per_word, depth, lo, hi,
                             ns = _slot_of(x, full & ~nocc, n, full, not_first, not_last, n_slots)
                         ncode = np.int64(state[ne])
                         if (ncode >> (2 * ns)) & 3 == 0:
-                            state[ne] = ncode | (nxt << (2 * ns))
+                            _atomic_or(state, ne, nxt << (2 * ns))
                 code = (code & ~(3 << (2 * s))) | (2 << (2 * s))
+            # Only this pass writes placement e: successors have the other
+            # parity (sum of the pattern tiles' rows and columns), never e's.
             state[e] = code
             for i in range(k):
                 where[cells_of[i]] = -1
     return expanded
+
+
+@pjit
+def _bfs_pass_parallel(state, words, table, k, w, m, n, n_slots, per_word, depth, lo, hi, labels, n_parts):
+    """:func:`_bfs_pass` with the word range split across threads; the
+    result does not depend on the thread count (each layer is a set)."""
+    step = (hi - lo + n_parts - 1) // n_parts
+    total = 0
+    for part in prange(n_parts):
+        a = lo + part * step
+        b = min(hi, a + step)
+        if a < b:
+            total += _bfs_pass(state, words, table, k, w, m, n, n_slots, per_word, depth, a, b, labels)
+    return total
 
 
 def _big_zeros(count: int, dtype) -> np.ndarray:
@@ -405,7 +444,7 @@ def _labels_for(m, n):
     return _LABELS[(m, n)]
 
 
-def _build_pattern(table, m, n, goal, tiles, progress=None, label="", max_slots=None):
+def _build_pattern(table, m, n, goal, tiles, progress=None, label="", max_slots=None, parallel=None):
     """Fill ``table`` (uint8, one entry per placement of ``tiles``) in place."""
     n_cells = m * n
     k = len(tiles)
@@ -428,13 +467,17 @@ def _build_pattern(table, m, n, goal, tiles, progress=None, label="", max_slots=
     _bfs_seed(state, table, goal_cells, k, w, blank_goal, m, n, n_slots)
     labels = _labels_for(m, n)
     chunk = max(1, (1 << 22) // per_word)
+    threads = use_threads(size) if parallel is None else bool(parallel)
     depth = 0
     done = 0
     while True:
         expanded = 0
         for lo in range(0, n_words, chunk):
             hi = min(n_words, lo + chunk)
-            expanded += _bfs_pass(state, raw, table, k, w, m, n, n_slots, per_word, depth, lo, hi, labels)
+            if threads:
+                expanded += _bfs_pass_parallel(state, raw, table, k, w, m, n, n_slots, per_word, depth, lo, hi, labels, 64)
+            else:
+                expanded += _bfs_pass(state, raw, table, k, w, m, n, n_slots, per_word, depth, lo, hi, labels)
         if expanded == 0:
             break
         done += expanded
@@ -638,7 +681,9 @@ def _reflect_ok(goal: np.ndarray, partition) -> bool:
     return (b % n) * n + b // n == b
 
 
-def build_partition(shape, partition, goal=None, *, name="custom", reflect=None, progress=False, max_slots=None):
+def build_partition(
+    shape, partition, goal=None, *, name="custom", reflect=None, progress=False, max_slots=None, parallel=None
+):
     """Build databases for any partition in memory (nothing is cached).
 
     Parameters
@@ -654,6 +699,9 @@ def build_partition(shape, partition, goal=None, *, name="custom", reflect=None,
         the goal blank lies on the diagonal).
     progress : bool
         Show a progress bar.
+    parallel : bool, optional
+        Expand each layer on all threads (default: for patterns with at
+        least 2**18 placements).  The tables are the same either way.
 
     Examples
     --------
@@ -690,6 +738,7 @@ def build_partition(shape, partition, goal=None, *, name="custom", reflect=None,
                 progress=bar,
                 label=f"pattern {p + 1}/{len(partition)}",
                 max_slots=max_slots,
+                parallel=parallel,
             )
     finally:
         if bar is not None:

@@ -350,3 +350,13 @@ def test_cli(tmp_path, capsys, bfs3):
     assert "boards.txt:1:" in capsys.readouterr().err
     assert main(["pdb", "build", "9-9"]) == 2
     assert "unknown pattern database" in capsys.readouterr().err
+
+
+def test_parallel_build_equals_serial():
+    # threads mark successors with atomic ORs; the layers, hence the tables,
+    # must not depend on how the work was split
+    for shape, part in [((4, 4), [(1, 2, 3, 5, 6)]), ((3, 3), [(1, 2, 3, 4), (5, 6, 7, 8)])]:
+        a = pdb.build_partition(shape, part, parallel=False)
+        b = pdb.build_partition(shape, part, parallel=True)
+        assert np.array_equal(np.asarray(a.data), np.asarray(b.data))
+    _table_vs_naive(b, 3, 3)
