@@ -162,7 +162,15 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
     >>> batch.shape, batch.dtype, single
     ((1, 2, 2), dtype('uint8'), True)
     """
-    arr = np.asarray(boards)
+    try:
+        arr = np.asarray(boards)
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{label} could not be read as an array of boards: {error}") from None
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.int64)
+        except (ValueError, TypeError, OverflowError):
+            raise TypeError(f"{label} must hold integers (0 = blank), got Python objects that are not integers") from None
     if arr.ndim not in (2, 3):
         raise ValueError(
             f"{label} must be one board (m, n) or a batch (B, m, n), got an array with {arr.ndim} dimension(s) "

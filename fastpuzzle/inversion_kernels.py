@@ -10,8 +10,11 @@ kernel                       computes                               boards
 ===========================  =====================================  ==============
 ``_count_merge``             exact count, bottom-up merge sort      any size
 ``_count_fenwick``           exact count, binary indexed tree       any size
+``_count_radix``             exact count, bitwise radix partition   any size
 ``_count_bitmask``           exact count, popcount of a seen-mask   N <= 64 cells
 ``_invariant_bitmask``       parity only, XOR of seen-masks         N <= 64 cells
+``_invariant_bitmask128``    parity only, two seen-mask registers   N <= 128 cells
+``_invariant_words``         parity only, a word per 64 values      N <= 4096
 ``_invariant_tree``          parity only, a tree of parity words    any size
 ``_invariant_cycles``        parity only, cycle count of the perm.  any size
 ===========================  =====================================  ==============
@@ -106,6 +109,88 @@ def _count_fenwick(cells, tree):
     return count
 
 
+@jit(inline="always")
+def _radix_groups(src, dst, level, n_tiles, first, last):
+    """Stable partition by bit ``level`` of groups first..last-1 (each group:
+    the values that share the bits above ``level``); returns the inversions
+    between a tile with the bit set and a later one without."""
+    half = np.int64(1) << level
+    size = half << 1
+    mask = dst.shape[0] - 1
+    count = np.int64(0)
+    for g in range(first, last):
+        start = g * size
+        end = min(start + size, n_tiles)
+        c0 = start
+        c1 = min(start + half, end)
+        ones = np.int64(0)
+        for i in range(start, end):
+            x = src[i]
+            bit = np.int64((x >> level) & 1)
+            count += ones & (bit - 1)     # bit == 0: every earlier set-bit tile is larger
+            ones += bit
+            d = c0 + (c1 - c0) * bit
+            dst[d & mask] = x
+            c0 += 1 - bit
+            c1 += bit
+    return count
+
+@jit
+def _count_radix(cells, a, b):
+    """Exact inversions (blank skipped) by a most-significant-bit-first
+    radix partition, O(N log N) in sequential, branch-free passes.
+
+    Since the tiles are exactly 1..N-1, after sorting by their top bits
+    each group of equal top bits fills a known slice of the array, so a
+    level is a stable two-way partition of every slice, counting each tile
+    with the bit set that precedes one without.  ``a`` and ``b`` are scratch
+    of a power-of-two size >= N; writes are masked to it, so a board that is
+    not a permutation (``check=False``) gives a wrong count, never a crash.
+    """
+    n_tiles = 0
+    mask = a.shape[0] - 1
+    for v in cells:
+        if v != 0:
+            a[n_tiles & mask] = v - 1
+            n_tiles += 1
+    count = np.int64(0)
+    level = 0
+    while (np.int64(1) << (level + 1)) < n_tiles:
+        level += 1
+    src, dst = a, b
+    for lv in range(level, -1, -1):
+        size = np.int64(2) << lv
+        n_groups = (n_tiles + size - 1) // size
+        count += _radix_groups(src, dst, lv, n_tiles, 0, n_groups)
+        src, dst = dst, src
+    return count
+
+@pjit
+def _count_radix_par(cells, a, b, n_parts):
+    """:func:`_count_radix` for one large board, each level's groups split
+    over ``n_parts`` threads."""
+    n_tiles = 0
+    mask = a.shape[0] - 1
+    for v in cells:
+        if v != 0:
+            a[n_tiles & mask] = v - 1
+            n_tiles += 1
+    count = np.int64(0)
+    level = 0
+    while (np.int64(1) << (level + 1)) < n_tiles:
+        level += 1
+    for lv in range(level, -1, -1):
+        size = np.int64(2) << lv
+        n_groups = (n_tiles + size - 1) // size
+        src = a if (level - lv) % 2 == 0 else b
+        dst = b if (level - lv) % 2 == 0 else a
+        parts = min(n_parts, n_groups)
+        level_count = np.int64(0)
+        for p in prange(parts):
+            level_count += _radix_groups(src, dst, lv, n_tiles, p * n_groups // parts, (p + 1) * n_groups // parts)
+        count += level_count
+    return count
+
 @jit
 def _count_bitmask(cells):
     """Exact inversions (blank skipped) for boards of at most 64 cells."""
@@ -157,6 +242,50 @@ def _invariant_bitmask(cells, colour):
         v = np.uint64(cells[j])
         acc ^= seen >> v
         seen |= np.uint64(1) << v
+        blank += j * (v == 0)
+    return _parity64(acc) ^ colour[blank]
+
+
+@jit
+def _invariant_bitmask128(cells, colour):
+    """Invariant of a board of 65..128 cells: the seen-mask in two registers,
+    the word chosen by masks instead of branches or memory."""
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    acc = np.uint64(0)
+    blank = 0
+    for j in range(cells.size):
+        v = np.uint64(cells[j])
+        in_hi = np.uint64(0) - ((v >> np.uint64(6)) & np.uint64(1))  # all ones if v >= 64
+        bit = v & np.uint64(63)
+        acc ^= ((hi & in_hi) | (lo & ~in_hi)) >> bit
+        acc ^= hi & ~in_hi  # a value in the low word is below every value in the high word
+        hi |= (np.uint64(1) << bit) & in_hi
+        lo |= (np.uint64(1) << bit) & ~in_hi
+        blank += j * (v == 0)
+    return _parity64(acc) ^ colour[blank]
+
+
+@jit
+def _invariant_words(cells, colour, words):
+    """Invariant of a board of at most 4096 cells: a seen-mask of 64-bit
+    words plus one word holding each word's parity, so a cell costs O(1):
+    the tiles above v are the bits above v in its own word and the parities
+    of all higher words.  ``words`` is scratch of at least N/64 + 1 uint64."""
+    n_words = (cells.size + 63) >> 6
+    for w in range(n_words):
+        words[w] = 0
+    word_parity = np.uint64(0)
+    acc = np.uint64(0)
+    blank = 0
+    for j in range(cells.size):
+        v = np.int64(cells[j])
+        k = min(v >> 6, n_words - 1)  # stays inside even for check=False input
+        bit = np.uint64(v & 63)
+        acc ^= words[k] >> bit
+        acc ^= (word_parity >> np.uint64(k)) >> np.uint64(1)
+        words[k] |= np.uint64(1) << bit
+        word_parity ^= np.uint64(1) << np.uint64(k)
         blank += j * (v == 0)
     return _parity64(acc) ^ colour[blank]
 
@@ -261,8 +390,8 @@ def _same_order(cells, reference):
 
 # -- batch drivers --------------------------------------------------------------
 
-METHOD_MERGE, METHOD_FENWICK, METHOD_BITMASK = 0, 1, 2
-PARITY_BITMASK, PARITY_TREE, PARITY_CYCLES = 0, 1, 2
+METHOD_MERGE, METHOD_FENWICK, METHOD_BITMASK, METHOD_RADIX = 0, 1, 2, 3
+PARITY_BITMASK, PARITY_TREE, PARITY_CYCLES, PARITY_WORDS, PARITY_BITMASK128 = 0, 1, 2, 3, 4
 
 
 @jit
@@ -274,13 +403,27 @@ def _chunk_bounds(n_boards, n_cells):
 
 
 @jit
+def radix_buffer_size(n_cells):
+    """Power of two >= n_cells: the radix scratch size (writes are masked)."""
+    size = 1
+    while size < n_cells:
+        size *= 2
+    return size
+
+
+@jit
 def _count_range(flat, method, out, lo, hi):
     n_cells = flat.shape[1]
     buf = np.empty(n_cells, flat.dtype)
     tmp = np.empty(n_cells, flat.dtype)
     tree = np.empty(n_cells, np.int32)
+    radix_size = radix_buffer_size(n_cells)
+    radix_a = np.empty(radix_size if method == METHOD_RADIX else 1, flat.dtype)
+    radix_b = np.empty(radix_size if method == METHOD_RADIX else 1, flat.dtype)
     for b in range(lo, hi):
-        if method == METHOD_BITMASK:
+        if method == METHOD_RADIX:
+            out[b] = _count_radix(flat[b], radix_a, radix_b)
+        elif method == METHOD_BITMASK:
             out[b] = _count_bitmask(flat[b])
         elif method == METHOD_FENWICK:
             out[b] = _count_fenwick(flat[b], tree)
@@ -306,6 +449,13 @@ def _invariant_range(flat, colour, kind, offsets, out, lo, hi):
     if kind == PARITY_BITMASK:
         for b in range(lo, hi):
             out[b] = _invariant_bitmask(flat[b], colour)
+    elif kind == PARITY_BITMASK128:
+        for b in range(lo, hi):
+            out[b] = _invariant_bitmask128(flat[b], colour)
+    elif kind == PARITY_WORDS:
+        words = np.empty((n_cells >> 6) + 1, np.uint64)
+        for b in range(lo, hi):
+            out[b] = _invariant_words(flat[b], colour, words)
     elif kind == PARITY_TREE:
         words = np.empty(offsets[-1], np.uint64)
         for b in range(lo, hi):

@@ -13,6 +13,7 @@ order.  The parity rule is wrong there and is not used.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from . import inversion_kernels as _inv
@@ -21,7 +22,9 @@ from .boards import as_boards, as_goal
 
 __all__ = ["inversions", "invariant", "is_solvable", "reachable"]
 
-_METHODS = {"merge": _inv.METHOD_MERGE, "fenwick": _inv.METHOD_FENWICK, "bitmask": _inv.METHOD_BITMASK}
+_METHODS = {
+    "merge": _inv.METHOD_MERGE, "fenwick": _inv.METHOD_FENWICK, "radix": _inv.METHOD_RADIX, "bitmask": _inv.METHOD_BITMASK,
+}
 
 
 def _flat(batch: np.ndarray) -> np.ndarray:
@@ -41,10 +44,12 @@ def inversions(boards, method: str = "auto", *, check: bool = True):
     ----------
     boards : array_like, shape (m, n) or (B, m, n)
         Boards (0 = blank).
-    method : {"auto", "merge", "fenwick", "bitmask"}
+    method : {"auto", "merge", "fenwick", "radix", "bitmask"}
         ``"merge"``: merge-sort count, O(N log N); ``"fenwick"``: binary indexed
-        tree, O(N log N); ``"bitmask"``: popcount over a seen-mask, O(N), boards
-        of at most 64 cells; ``"auto"`` picks bitmask where it applies, else merge.
+        tree, O(N log N); ``"radix"``: bitwise radix partition, O(N log N) in
+        branch-free sequential passes; ``"bitmask"``: popcount over a
+        seen-mask, O(N), boards of at most 64 cells; ``"auto"`` picks bitmask
+        where it applies, else radix.
     check : bool
         Validate the boards first (see :func:`fastpuzzle.as_boards`).
 
@@ -60,30 +65,44 @@ def inversions(boards, method: str = "auto", *, check: bool = True):
     array([0, 3])
     """
     if method != "auto" and method not in _METHODS:
-        raise ValueError(f"unknown method {method!r}; choose 'auto', 'merge', 'fenwick' or 'bitmask'")
+        raise ValueError(f"unknown method {method!r}; choose 'auto', 'merge', 'fenwick', 'radix' or 'bitmask'")
     batch, single = as_boards(boards, check=check)
     n_cells = batch.shape[1] * batch.shape[2]
     if method == "bitmask" and n_cells > 64:
         raise ValueError(f"method 'bitmask' handles boards of at most 64 cells, got {n_cells}")
     if method == "auto":
-        method = "bitmask" if n_cells <= 64 else "merge"
+        method = "bitmask" if n_cells <= 64 else "radix"
     flat = _flat(batch)
     out = np.empty(batch.shape[0], np.int64)
+    if method == "radix" and use_threads(n_cells) and batch.shape[0] < numba.get_num_threads():
+        # few large boards: split each board's radix levels over the threads instead
+        size = _inv.radix_buffer_size(n_cells)
+        a, b = np.empty(size, flat.dtype), np.empty(size, flat.dtype)
+        for i in range(flat.shape[0]):
+            out[i] = _inv._count_radix_par(flat[i], a, b, 4 * numba.get_num_threads())
+        return int(out[0]) if single else out
     kernel = _inv._batch_count_par if use_threads(flat.size) else _inv._batch_count
     kernel(flat, _METHODS[method], out)
     return int(out[0]) if single else out
 
 
-_PARITY_METHODS = {"bitmask": _inv.PARITY_BITMASK, "tree": _inv.PARITY_TREE, "cycles": _inv.PARITY_CYCLES}
+_PARITY_METHODS = {
+    "bitmask": _inv.PARITY_BITMASK, "bitmask128": _inv.PARITY_BITMASK128, "words": _inv.PARITY_WORDS, "tree": _inv.PARITY_TREE, "cycles": _inv.PARITY_CYCLES,
+}
 
 
 def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
     m, n = batch.shape[1:]
     n_cells = m * n
     if method == "auto":
-        method = "bitmask" if n_cells <= 64 else "tree"
+        method = ("bitmask" if n_cells <= 64 else "bitmask128" if n_cells <= 128
+                  else "words" if n_cells <= 4096 else "tree")
     if method == "bitmask" and n_cells > 64:
         raise ValueError(f"method 'bitmask' handles boards of at most 64 cells, got {n_cells}")
+    if method == "bitmask128" and n_cells > 128:
+        raise ValueError(f"method 'bitmask128' handles boards of at most 128 cells, got {n_cells}")
+    if method == "words" and n_cells > 4096:
+        raise ValueError(f"method 'words' handles boards of at most 4096 cells, got {n_cells}")
     flat = _flat(batch)
     out = np.empty(batch.shape[0], np.uint8)
     kernel = _inv._batch_invariant_par if use_threads(flat.size) else _inv._batch_invariant
@@ -101,11 +120,13 @@ def invariant(boards, method: str = "auto", *, check: bool = True):
     Parameters
     ----------
     boards : array_like, shape (m, n) or (B, m, n)
-    method : {"auto", "bitmask", "tree", "cycles"}
+    method : {"auto", "bitmask", "bitmask128", "words", "tree", "cycles"}
         ``"bitmask"``: XOR of seen-masks, boards of at most 64 cells;
+        ``"bitmask128"``: the same in two registers, at most 128 cells;
+        ``"words"``: a seen-mask of words plus their parities, at most 4096 cells;
         ``"tree"``: a tree of parity words, O(N log64 N) without branches;
         ``"cycles"``: cycle count of the permutation, O(N), memory-latency
-        bound; ``"auto"``: bitmask where it applies, else tree.
+        bound; ``"auto"``: the first of bitmask, bitmask128, words, tree that applies.
     check : bool
         Validate the boards first.
 
@@ -115,7 +136,7 @@ def invariant(boards, method: str = "auto", *, check: bool = True):
     (0, 1)
     """
     if method != "auto" and method not in _PARITY_METHODS:
-        raise ValueError(f"unknown method {method!r}; choose 'auto', 'bitmask', 'tree' or 'cycles'")
+        raise ValueError(f"unknown method {method!r}; choose 'auto', 'bitmask', 'bitmask128', 'words', 'tree' or 'cycles'")
     batch, single = as_boards(boards, check=check)
     m, n = batch.shape[1:]
     if m == 1 or n == 1:

@@ -22,7 +22,7 @@ def random_boards(rng, m, n, count):
 
 
 @pytest.mark.parametrize("m,n", SHAPES)
-@pytest.mark.parametrize("method", ["merge", "fenwick", "bitmask", "auto"])
+@pytest.mark.parametrize("method", ["merge", "fenwick", "radix", "bitmask", "auto"])
 def test_inversions_match_reference(rng, m, n, method):
     boards = random_boards(rng, m, n, 40)
     if method == "bitmask" and m * n > 64:
@@ -60,7 +60,7 @@ def test_one_row_or_column_compares_tile_order(rng, m, n):
 
 def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
     # the three parity kernels are independent algorithms: they must agree
-    for m, n in [(2, 2), (3, 5), (4, 4), (8, 8), (7, 9), (20, 20), (64, 64), (65, 64), (1, 4096), (513, 513)]:
+    for m, n in [(2, 2), (3, 5), (4, 4), (8, 8), (5, 13), (10, 10), (8, 16), (7, 9), (20, 20), (64, 64), (65, 64), (1, 4096), (513, 513)]:
         count = 30 if m * n <= 4096 else 4
         boards = random_boards(rng, m, n, count)
         flat = boards.reshape(count, -1).astype(fp.board_dtype(m * n))
@@ -69,6 +69,10 @@ def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
         kinds = [inv_kernels.PARITY_TREE, inv_kernels.PARITY_CYCLES]
         if m * n <= 64:
             kinds.append(inv_kernels.PARITY_BITMASK)
+        if m * n <= 128:
+            kinds.append(inv_kernels.PARITY_BITMASK128)
+        if m * n <= 4096:
+            kinds.append(inv_kernels.PARITY_WORDS)
         levels = inv_kernels.tree_levels(m * n)
         for kind in kinds:
             out = np.empty(count, np.uint8)
@@ -86,7 +90,7 @@ def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
 
 def test_parallel_and_serial_drivers_agree(rng):
     boards = random_boards(rng, 4, 4, 5000).astype(np.uint8).reshape(5000, 16)
-    for method in (0, 1, 2):
+    for method in (0, 1, 2, 3):
         a = np.empty(5000, np.int64)
         b = np.empty(5000, np.int64)
         inv_kernels._batch_count(boards, method, a)
@@ -129,6 +133,7 @@ def test_large_board_300x300(rng):
     count = blocked_inversions(board.ravel())
     assert fp.inversions(board, method="merge") == count
     assert fp.inversions(board, method="fenwick") == count
+    assert fp.inversions(board, method="radix") == count
     width_even = 1  # 300 is even
     z = int(np.flatnonzero(board.ravel() == 0)[0])
     assert fp.invariant(board) == (count + width_even * (z // 300)) % 2
@@ -137,7 +142,7 @@ def test_large_board_300x300(rng):
 def test_large_board_1000x1000(rng):
     board = random_boards(rng, 1000, 1000, 1)[0]
     merge = fp.inversions(board, method="merge")
-    assert merge == fp.inversions(board, method="fenwick")
+    assert merge == fp.inversions(board, method="fenwick") == fp.inversions(board, method="radix")
     z = int(np.flatnonzero(board.ravel() == 0)[0])
     assert fp.invariant(board) == (merge + z // 1000) % 2
     assert fp.invariant(board) == python_cycle_invariant(board.ravel(), 1000, 1000)
@@ -150,8 +155,18 @@ def test_reversed_board_has_the_closed_form_count():
     tiles = np.arange(m * n - 1, 0, -1)
     board = np.append(tiles, 0).reshape(m, n)
     k = m * n - 1
-    for method in ("merge", "fenwick"):
+    for method in ("merge", "fenwick", "radix"):
         assert fp.inversions(board, method=method) == k * (k - 1) // 2
+
+
+def test_radix_within_one_board_across_threads(rng):
+    for size in (2, 3, 100, 4097, 300_000):
+        cells = rng.permutation(size).astype(fp.board_dtype(size))
+        buf = inv_kernels.radix_buffer_size(size)
+        a, b = np.empty(buf, cells.dtype), np.empty(buf, cells.dtype)
+        expected = blocked_inversions(cells) if size < 5000 else fp.inversions(cells[None], method="merge")
+        for parts in (1, 2, 7):
+            assert inv_kernels._count_radix_par(cells, a, b, parts) == expected
 
 
 def test_counts_exceed_int32():
@@ -160,6 +175,7 @@ def test_counts_exceed_int32():
     board = np.append(np.arange(k - 1, 0, -1), 0).reshape(1, k)
     assert fp.inversions(board, method="merge") == (k - 1) * (k - 2) // 2 > 2**31
     assert fp.inversions(board, method="fenwick") == (k - 1) * (k - 2) // 2
+    assert fp.inversions(board, method="radix") == (k - 1) * (k - 2) // 2
 
 
 # -- exhaustive ground truth by breadth-first search ---------------------------
@@ -303,6 +319,14 @@ def test_sources_examples():
 def test_bad_input_is_named(func, bad, error, message):
     with pytest.raises(error, match=message):
         func(bad)
+
+
+def test_ragged_and_object_input():
+    with pytest.raises(ValueError, match="could not be read as an array"):
+        fp.is_solvable([[1, 2], [3]])
+    with pytest.raises(TypeError, match="not integers"):
+        fp.is_solvable(np.array([[1, "x"], [3, 0]], dtype=object))
+    assert fp.is_solvable(np.array([[1, 2], [3, 0]], dtype=object))
 
 
 def test_floats_holding_whole_numbers_are_accepted():

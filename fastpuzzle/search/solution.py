@@ -32,6 +32,10 @@ class Solution:
         Which solver produced it (``"ida"``, ``"constructive"``, ...).
     heuristic : str
         Heuristic used, where the solver has one.
+    move_count : int or None
+        Number of moves when the solver only counted them (``codes`` is then
+        empty, e.g. the constructive solver's ``count_only`` mode); ``None``
+        when ``codes`` holds the moves.  :attr:`length` reports it.
 
     Examples
     --------
@@ -46,6 +50,7 @@ class Solution:
     seconds: float = 0.0
     method: str = "ida"
     heuristic: str = ""
+    move_count: int | None = None
     _moves: str | None = field(default=None, repr=False)
 
     @property
@@ -57,7 +62,9 @@ class Solution:
 
     @property
     def length(self) -> int:
-        """Number of moves."""
+        """Number of moves (``move_count`` when only the count was kept)."""
+        if self.move_count is not None:
+            return int(self.move_count)
         return int(len(self.codes))
 
     @property

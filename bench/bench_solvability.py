@@ -1,0 +1,162 @@
+"""Solvability and inversion-count benchmarks (the core engine).
+
+Run: ``python bench/bench_solvability.py [--quick]``.  Prints, with the JIT
+warm, boards/s of ``is_solvable`` against a read-only loop over the same
+array (the memory-bandwidth bound), a NumPy-vectorised rule and the
+plain-Python rule; 10x10 throughput; one 1000 x 1000 board against
+``np.sort``; and the first call in a fresh process with the cache warm.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+from numba import prange
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import fastpuzzle as fp
+from fastpuzzle._jit import pjit
+from bench.common import median_seconds, print_header, print_rows, row
+
+FAMILY = "solvability"
+
+
+@pjit
+def _read_only(flat, out):
+    """Reads every byte of every board and nothing more: the bandwidth bound."""
+    for b in prange(flat.shape[0]):
+        acc = 0
+        for j in range(flat.shape[1]):
+            acc ^= flat[b, j]
+        out[b] = acc & 1
+
+
+def numpy_rule(boards: np.ndarray) -> np.ndarray:
+    """The textbook rule, vectorised in NumPy chunk by chunk (the baseline)."""
+    count, m, n = boards.shape
+    flat = boards.reshape(count, m * n)
+    upper = np.triu(np.ones((m * n, m * n), bool), 1)
+    out = np.empty(count, bool)
+    goal_parity = 0 if n % 2 else (m - 1) % 2
+    for lo in range(0, count, 20_000):
+        x = flat[lo:lo + 20_000]
+        tiles = x != 0
+        greater = (x[:, :, None] > x[:, None, :]) & upper & tiles[:, None, :]
+        inv = greater.sum(axis=(1, 2))
+        if n % 2 == 0:
+            inv = inv + np.argmax(x == 0, axis=1) // n
+        out[lo:lo + 20_000] = (inv % 2) == goal_parity
+    return out
+
+
+def python_rule(board) -> bool:
+    """The plain-Python rule of the sources, one board at a time."""
+    m, n = len(board), len(board[0])
+    cells = [v for r in board for v in r]
+    tiles = [v for v in cells if v]
+    inv = sum(1 for i in range(len(tiles)) for j in range(i + 1, len(tiles)) if tiles[i] > tiles[j])
+    if n % 2:
+        return inv % 2 == 0
+    return (inv + (m - 1 - cells.index(0) // n)) % 2 == 0
+
+
+def random_boards(count, m, n, seed=0):
+    rng = np.random.default_rng(seed)
+    dtype = fp.board_dtype(m * n)
+    return rng.permuted(np.tile(np.arange(m * n, dtype=dtype), (count, 1)), axis=1).reshape(count, m, n)
+
+
+def first_call_seconds() -> tuple[float, float]:
+    """(import seconds, first is_solvable call seconds) in a fresh process."""
+    code = (
+        "import time; t0 = time.perf_counter(); import fastpuzzle as fp, numpy as np; t1 = time.perf_counter();"
+        "fp.is_solvable(np.arange(16, dtype=np.uint8).reshape(1, 4, 4)); t2 = time.perf_counter();"
+        "print(t1 - t0, t2 - t1)"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, cwd=root)  # fills the cache
+    runs = []
+    for _ in range(3):
+        out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=root)
+        runs.append([float(x) for x in out.stdout.split()])
+    imp, call = np.median(np.array(runs), axis=0)
+    return float(imp), float(call)
+
+
+def run(quick: bool = False) -> list[dict]:
+    rows = []
+    repeats = 3 if quick else 7
+    count = 1_000_000 if quick else 10_000_000
+    boards = random_boards(count, 4, 4)
+    flat = boards.reshape(count, 16)
+    sink = np.empty(count, np.uint8)
+
+    fp.is_solvable(boards[:1000]); fp.is_solvable(boards)  # warm both kernels
+    t_read = median_seconds(lambda: _read_only(flat, sink), repeats)
+    t_fast = median_seconds(lambda: fp.is_solvable(boards, check=False), repeats)
+    t_checked = median_seconds(lambda: fp.is_solvable(boards), repeats)
+    t_numpy = median_seconds(lambda: numpy_rule(boards[:1_000_000]), 1 if quick else 3) * count / 1_000_000
+    assert (numpy_rule(boards[:20_000]) == fp.is_solvable(boards[:20_000])).all()
+    py_slice = boards[:10_000 if quick else 100_000].tolist()
+    t0 = time.perf_counter()
+    py = [python_rule(b) for b in py_slice]
+    t_python = (time.perf_counter() - t0) * count / len(py_slice)
+    assert py == fp.is_solvable(boards[:len(py_slice)]).tolist()
+
+    name = f"{count:,} random 4x4 (uint8)"
+    rows.append(row(FAMILY, f"is_solvable, {name}, check=False", count / t_fast / 1e6, "M boards/s",
+                    t_read / t_fast, "read-only loop"))
+    rows.append(row(FAMILY, "  read-only loop over the same array", count / t_read / 1e6, "M boards/s"))
+    rows.append(row(FAMILY, "  is_solvable vs NumPy-vectorised rule", count / t_fast / 1e6, "M boards/s",
+                    t_numpy / t_fast, "NumPy rule"))
+    rows.append(row(FAMILY, "  is_solvable vs plain-Python rule", count / t_fast / 1e6, "M boards/s",
+                    t_python / t_fast, "Python rule"))
+    rows.append(row(FAMILY, "  NumPy-vectorised rule", count / t_numpy / 1e6, "M boards/s"))
+    rows.append(row(FAMILY, "  plain-Python rule", count / t_python / 1e6, "M boards/s"))
+    rows.append(row(FAMILY, f"is_solvable, {name}, validated", count / t_checked / 1e6, "M boards/s",
+                    t_read / t_checked, "read-only loop"))
+    small = boards[:1000]
+    t_small = median_seconds(lambda: fp.is_solvable(small), 50)
+    rows.append(row(FAMILY, "is_solvable, one call on 1,000 boards", t_small * 1e6, "us",
+                    note="serial kernel: no thread-pool wake-up"))
+    del boards, flat, sink
+
+    count10 = 100_000 if quick else 1_000_000
+    b10 = random_boards(count10, 10, 10)
+    fp.is_solvable(b10)
+    t10 = median_seconds(lambda: fp.is_solvable(b10, check=False), repeats)
+    t10c = median_seconds(lambda: fp.is_solvable(b10), repeats)
+    rows.append(row(FAMILY, f"is_solvable, {count10:,} random 10x10, check=False", count10 / t10 / 1e6, "M boards/s"))
+    rows.append(row(FAMILY, f"is_solvable, {count10:,} random 10x10, validated", count10 / t10c / 1e6, "M boards/s"))
+    del b10
+
+    big = random_boards(1, 1000, 1000)
+    fp.inversions(big, method="merge"); fp.inversions(big, method="fenwick"); fp.inversions(big, method="radix")
+    fp.invariant(big)
+    cells = big.ravel()
+    t_sort = median_seconds(lambda: np.sort(cells), repeats)
+    rows.append(row(FAMILY, "np.sort of one 1000x1000 board", t_sort * 1e3, "ms"))
+    for method in ("merge", "fenwick", "radix"):
+        t = median_seconds(lambda: fp.inversions(big, method=method, check=False), repeats)
+        rows.append(row(FAMILY, f"inversions 1000x1000, {method}", t * 1e3, "ms", t / t_sort, "np.sort"))
+    for method in ("tree", "cycles"):
+        t = median_seconds(lambda: fp.invariant(big, method=method, check=False), repeats)
+        rows.append(row(FAMILY, f"parity 1000x1000, {method}", t * 1e3, "ms", t / t_sort, "np.sort"))
+    t = median_seconds(lambda: fp.is_solvable(big), repeats)
+    rows.append(row(FAMILY, "is_solvable 1000x1000, validated", t * 1e3, "ms", t / t_sort, "np.sort"))
+
+    imp, call = first_call_seconds()
+    rows.append(row(FAMILY, "fresh process: import fastpuzzle", imp, "s"))
+    rows.append(row(FAMILY, "fresh process: first is_solvable call", call, "s", note="on-disk cache warm"))
+    return rows
+
+
+if __name__ == "__main__":
+    print_header("solvability and inversion counts")
+    print_rows(run(quick="--quick" in sys.argv))

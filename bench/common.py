@@ -1,0 +1,67 @@
+"""Shared helpers of the benchmark scripts: timing, machine description, tables."""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+
+import numpy as np
+
+
+def median_seconds(func, repeats: int = 5, warmup: int = 1) -> float:
+    """Median wall time of ``func()`` over ``repeats`` runs after ``warmup`` runs."""
+    for _ in range(warmup):
+        func()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return float(np.median(times))
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine() -> dict:
+    import numba
+
+    return {
+        "cores": os.cpu_count(),
+        "numba_threads": numba.get_num_threads(),
+        "threading_layer_env": os.environ.get("NUMBA_THREADING_LAYER", "default"),
+        "cpu": cpu_model(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+    }
+
+
+def row(family, name, value, unit, ratio=None, baseline="", note=""):
+    return {"family": family, "name": name, "value": value, "unit": unit,
+            "ratio": ratio, "baseline": baseline, "note": note}
+
+
+def print_header(title: str) -> None:
+    m = machine()
+    print(f"# {title}")
+    print(f"# {m['cores']} cores ({m['numba_threads']} Numba threads), {m['cpu']}, "
+          f"numpy {m['numpy']}, numba {m['numba']}")
+
+
+def print_rows(rows) -> None:
+    for r in rows:
+        value = r["value"]
+        shown = f"{value:,.4g}" if isinstance(value, float) else f"{value:,}" if isinstance(value, int) else str(value)
+        ratio = "" if r["ratio"] is None else f"  ratio {r['ratio']:.3g} vs {r['baseline']}"
+        note = f"  ({r['note']})" if r["note"] else ""
+        print(f"{r['name']:<48} {shown:>14} {r['unit']:<10}{ratio}{note}")

@@ -1,0 +1,429 @@
+"""Admissible heuristics for sliding-tile boards: Manhattan distance and linear conflict.
+
+Both are lower bounds on the number of moves to the goal:
+
+* **Manhattan distance** (MD): the sum over tiles (blank excluded) of
+  ``|row - goal_row| + |col - goal_col|``.
+* **Linear conflict** (LC): MD plus, for every row and every column (a
+  *line*), ``2 * (k - LIS)`` where ``k`` counts the tiles that sit in their goal
+  line and ``LIS`` is the longest run of those tiles that is already in goal
+  order (longest increasing subsequence of their goal positions).  The tiles
+  outside that run must leave the line and come back, two moves more than MD
+  counts.  ``k - LIS`` is the minimum vertex cover of the line's conflict
+  graph, the exact value; the greedy "remove the tile with most conflicts"
+  rule found in many solvers can count more and overestimate.
+
+A move changes MD by exactly 1 and changes the conflict penalty of at most one
+line (the goal line the moving tile enters or leaves), by 0 or 2 in the
+direction that cancels MD's change, so ``|Δh| = 1`` for every move: the
+heuristic is consistent.
+
+The public functions take one board or a batch and a custom goal.  The
+private helpers build the tables the IDA* kernel uses to update ``h``
+incrementally (see :mod:`fastpuzzle.search.ida`).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numba
+import numpy as np
+
+from .._jit import jit, pjit, use_threads
+from ..boards import as_boards, as_goal
+
+__all__ = ["manhattan", "linear_conflict", "conflict_penalty", "goal_coordinates"]
+
+#: Lines up to this long use a lookup table of all line contents for the
+#: incremental linear conflict ((L+1)**L bytes); longer lines are rescanned.
+LC_TABLE_MAX_LINE = 6
+
+
+def goal_coordinates(goal):
+    """Goal row and goal column of every tile (index = tile, 0 = blank).
+
+    Parameters
+    ----------
+    goal : array_like, shape (m, n)
+        The goal board.
+
+    Returns
+    -------
+    rows, cols : ndarray of int64, shape (m*n,)
+
+    Examples
+    --------
+    >>> r, c = goal_coordinates([[1, 2], [3, 0]])
+    >>> r.tolist(), c.tolist()
+    ([1, 0, 0, 1], [1, 0, 1, 0])
+    """
+    g = np.asarray(goal)
+    if g.ndim != 2:
+        raise ValueError(f"goal must be one board (m, n), got an array of shape {g.shape}")
+    return _goal_coords(as_goal(g, *g.shape))
+
+
+def _goal_coords(target):
+    m, n = target.shape
+    pos = np.empty(m * n, np.int64)
+    pos[target.ravel().astype(np.int64)] = np.arange(m * n)
+    return pos // n, pos % n
+
+
+# ---------------------------------------------------------------- per-board kernels
+
+
+@jit
+def _manhattan_one(cells, n, grow, gcol):
+    h = 0
+    for i in range(cells.shape[0]):
+        t = cells[i]
+        if t != 0:
+            r = i // n
+            c = i - r * n
+            h += abs(r - grow[t]) + abs(c - gcol[t])
+    return h
+
+
+@jit
+def _lis_removals(seq, k):
+    """``k - LIS(seq[:k])`` (strictly increasing), by patience sorting."""
+    tails = np.empty(max(k, 1), np.int64)
+    size = 0
+    for i in range(k):
+        x = seq[i]
+        lo = 0
+        hi = size
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if tails[mid] < x:
+                lo = mid + 1
+            else:
+                hi = mid
+        tails[lo] = x
+        if lo == size:
+            size += 1
+    return k - size
+
+
+@jit
+def _row_removals(cells, m, n, r, grow, gcol, seq):
+    k = 0
+    for c in range(n):
+        t = cells[r * n + c]
+        if t != 0 and grow[t] == r:
+            seq[k] = gcol[t]
+            k += 1
+    return _lis_removals(seq, k)
+
+
+@jit
+def _col_removals(cells, m, n, c, grow, gcol, seq):
+    k = 0
+    for r in range(m):
+        t = cells[r * n + c]
+        if t != 0 and gcol[t] == c:
+            seq[k] = grow[t]
+            k += 1
+    return _lis_removals(seq, k)
+
+
+@jit
+def _conflict_one(cells, m, n, grow, gcol):
+    """Linear conflict penalty (``2 * removals`` over all rows and columns)."""
+    seq = np.empty(max(m, n), np.int64)
+    extra = 0
+    for r in range(m):
+        extra += _row_removals(cells, m, n, r, grow, gcol, seq)
+    for c in range(n):
+        extra += _col_removals(cells, m, n, c, grow, gcol, seq)
+    return 2 * extra
+
+
+@jit
+def _heuristic_batch(flat, m, n, grow, gcol, kind, out):
+    for b in range(flat.shape[0]):
+        _heuristic_row(flat, b, m, n, grow, gcol, kind, out)
+
+
+@pjit
+def _heuristic_batch_par(flat, m, n, grow, gcol, kind, out):
+    for b in numba.prange(flat.shape[0]):
+        _heuristic_row(flat, b, m, n, grow, gcol, kind, out)
+
+
+@jit
+def _heuristic_row(flat, b, m, n, grow, gcol, kind, out):
+    cells = flat[b]
+    h = 0
+    if kind != 1:
+        h += _manhattan_one(cells, n, grow, gcol)
+    if kind != 0:
+        h += _conflict_one(cells, m, n, grow, gcol)
+    out[b] = h
+
+
+def _evaluate(boards, goal, kind: int):
+    batch, single = as_boards(boards, label="boards")
+    m, n = batch.shape[1:]
+    target = as_goal(goal, m, n)
+    grow, gcol = _goal_coords(target)
+    flat = batch.reshape(batch.shape[0], m * n)
+    out = np.empty(batch.shape[0], np.int64)
+    kernel = _heuristic_batch_par if use_threads(flat.size) else _heuristic_batch
+    kernel(flat, m, n, grow, gcol, kind, out)
+    return int(out[0]) if single else out
+
+
+def manhattan(boards, goal=None):
+    """Manhattan distance of each board to the goal (blank not counted).
+
+    Parameters
+    ----------
+    boards : array_like, shape (m, n) or (B, m, n)
+        Boards, ``0`` = blank.
+    goal : array_like, shape (m, n), optional
+        Target board; default tiles ``1..mn-1`` row-major, blank last.
+
+    Returns
+    -------
+    int for one board, ndarray of int64 shape (B,) for a batch.
+
+    Examples
+    --------
+    >>> manhattan([[1, 2, 3], [4, 5, 6], [0, 7, 8]])
+    2
+    >>> manhattan([[[2, 1], [3, 0]], [[1, 2], [3, 0]]]).tolist()
+    [2, 0]
+    """
+    return _evaluate(boards, goal, 0)
+
+
+def linear_conflict(boards, goal=None):
+    """Manhattan distance plus the linear conflict penalty (the solver's default ``h``).
+
+    For each row and column, the tiles that belong to that line but are out
+    of goal order: ``2 * (k - LIS)`` extra moves (see the module docstring).
+    Use :func:`conflict_penalty` for the penalty alone.
+
+    Parameters
+    ----------
+    boards : array_like, shape (m, n) or (B, m, n)
+        Boards, ``0`` = blank.
+    goal : array_like, shape (m, n), optional
+        Target board; default tiles ``1..mn-1`` row-major, blank last.
+
+    Returns
+    -------
+    int for one board, ndarray of int64 shape (B,) for a batch.
+
+    Examples
+    --------
+    >>> linear_conflict([[2, 1, 3], [4, 5, 6], [7, 8, 0]])  # MD 2 + one conflict
+    4
+    >>> manhattan([[2, 1, 3], [4, 5, 6], [7, 8, 0]])
+    2
+    """
+    return _evaluate(boards, goal, 2)
+
+
+def conflict_penalty(boards, goal=None):
+    """The linear conflict penalty alone: ``linear_conflict - manhattan``.
+
+    Examples
+    --------
+    >>> conflict_penalty([[3, 2, 1], [4, 5, 6], [7, 8, 0]])  # 3 and 1 both out of order
+    4
+    """
+    return _evaluate(boards, goal, 1)
+
+
+# ------------------------------------------------------- tables for the search kernel
+
+
+@jit
+def _fill_line_table(length, table):
+    """``table[code] = 2 * (k - LIS)`` for every line content ``code``.
+
+    ``code`` holds one base-``(length+1)`` digit per position along the line:
+    0 for a cell whose tile does not belong to this line (or the blank),
+    ``goal position along the line + 1`` otherwise.
+    """
+    base = length + 1
+    seq = np.empty(length, np.int64)
+    for code in range(table.shape[0]):
+        x = code
+        k = 0
+        for p in range(length):
+            d = x % base
+            x //= base
+            if d != 0:
+                seq[k] = d
+                k += 1
+        table[code] = 2 * _lis_removals(seq, k)
+
+
+@functools.lru_cache(maxsize=64)
+def _line_table(length: int) -> np.ndarray:
+    table = np.empty((length + 1) ** length, np.int8)
+    _fill_line_table(length, table)
+    table.setflags(write=False)
+    return table
+
+
+def _lc_uses_table(m: int, n: int) -> bool:
+    return max(m, n) <= LC_TABLE_MAX_LINE
+
+
+class SearchTables:
+    """Per-(shape, goal) tables the IDA* kernel reads (built once, cached).
+
+    Cells are row-major indices, moves are codes 0..3 (U L R D, the blank's
+    direction).  ``idx = (tile * N + blank) * 4 + op`` addresses a move of the
+    blank from cell ``blank`` in direction ``op``, which slides ``tile`` from
+    the neighbouring cell into ``blank``.
+
+    Attributes
+    ----------
+    nbr : int64 (N*4,)
+        Neighbour of a cell in each direction, -1 off the board.
+    succ_n, succ_op, succ_src : int64 (N*5,), (N*5*4,), (N*5*4,)
+        For a blank cell and the previous move (4 = none), the legal moves in
+        U L R D order without the move that undoes the previous one, and
+        ``4 * cell + op`` with the cell each one takes the blank to.
+    mv : int64 (N*tile_stride,)
+        Packed ``(dmd + 1) | gl << 2 | dw << 16`` (what the kernel reads), at
+        ``tile * tile_stride + blank * 4 + op``; ``tile_stride`` is ``4*N``
+        rounded up to a power of two (so is the layout of ``ol`` and ``ow``).
+    dmd : int8 (N*N*4,)
+        Change of Manhattan distance for move ``idx``.
+    gl, dw : int32 (N*N*4,)
+        Goal line whose conflict penalty the move can change (``m+n`` = a dummy
+        line that never changes) and the change of that line's code.
+    ol, ow : int32 (N*tile_stride,)
+        The line the tile moves along when it is in its goal line (its position
+        digit shifts; the penalty is unchanged) and the change of its code.
+    line_table : int8
+        Penalty of each line code; row codes first, column codes offset by the
+        row table size.  A single 0 when lines are too long (rescanned instead).
+    """
+
+    def __init__(self, m: int, n: int, goal_flat: np.ndarray):
+        N = m * n
+        self.m, self.n, self.N = m, n, N
+        grow, gcol = _goal_coords(goal_flat.reshape(m, n))
+        self.grow, self.gcol = grow, gcol
+        cell = np.arange(N)
+        r, c = cell // n, cell % n
+        dr = np.array([-1, 0, 0, 1])
+        dc = np.array([0, -1, 1, 0])
+        nr = r[:, None] + dr[None, :]
+        nc = c[:, None] + dc[None, :]
+        ok = (nr >= 0) & (nr < m) & (nc >= 0) & (nc < n)
+        nbr = np.where(ok, nr * n + nc, -1)
+        self.nbr = nbr.ravel().astype(np.int64)
+        succ_n = np.zeros((N, 5), np.int64)
+        succ_op = np.zeros((N, 5, 4), np.int64)
+        succ_src = np.zeros((N, 5, 4), np.int64)
+        for b in range(N):
+            for prev in range(5):
+                k = 0
+                for op in range(4):
+                    if nbr[b, op] >= 0 and not (prev < 4 and op == 3 - prev):
+                        succ_op[b, prev, k] = op
+                        succ_src[b, prev, k] = nbr[b, op] * 4 + op
+                        k += 1
+                succ_n[b, prev] = k
+        self.succ_n = succ_n.ravel()
+        self.succ_op = succ_op.ravel()
+        self.succ_src = succ_src.ravel()
+
+        md = np.abs(r[None, :] - grow[:, None]) + np.abs(c[None, :] - gcol[:, None])  # (tile, cell)
+        md[0] = 0
+        dummy = m + n
+        use_table = _lc_uses_table(m, n)
+        # Positional digit weights of the line codes; only the table mode uses
+        # them (long lines would overflow and are rescanned instead).
+        row_base, col_base = (n + 1, m + 1) if use_table else (1, 1)
+        wgt = 1 if use_table else 0
+        row_size = row_base**n if use_table else 0
+        # Every (tile t, blank cell b, move op) at once; the tile slides from
+        # src = nbr[b, op] into b.  Arrays broadcast to (N, N, 4).
+        t = np.arange(N)[:, None, None]
+        src = nbr[None, :, :]
+        valid = (src >= 0) & (t > 0)
+        src = np.where(src >= 0, src, 0)
+        b = cell[None, :, None]
+        rb, cb, rs, cs = b // n, b % n, src // n, src % n
+        gr, gc = grow[t], gcol[t]
+        dmd = np.where(valid, md[t, b] - md[t, src], 0)
+        vertical = np.isin(np.arange(4), (0, 3))[None, None, :]
+        prow = row_base ** np.arange(n, dtype=np.int64)  # digit weight of each column in a row code
+        pcol = col_base ** np.arange(m, dtype=np.int64)  # digit weight of each row in a column code
+        # vertical move: the tile leaves row rs or enters row rb (its goal row);
+        # its column code shifts if it is in its goal column
+        v_leave = valid & vertical & (gr == rs)
+        v_enter = valid & vertical & ~v_leave & (gr == rb)
+        v_along = valid & vertical & (gc == cb)
+        # horizontal move: the same with rows and columns exchanged
+        h_leave = valid & ~vertical & (gc == cs)
+        h_enter = valid & ~vertical & ~h_leave & (gc == cb)
+        h_along = valid & ~vertical & (gr == rb)
+        gl = np.full((N, N, 4), dummy, np.int64)
+        dw = np.zeros((N, N, 4), np.int64)
+        ol = np.full((N, N, 4), dummy, np.int64)
+        ow = np.zeros((N, N, 4), np.int64)
+        shape = (N, N, 4)
+        for mask, line, delta in (
+            (v_leave, rs, -wgt * (gc + 1) * prow[cs]),
+            (v_enter, rb, wgt * (gc + 1) * prow[cb]),
+            (h_leave, m + cs, -wgt * (gr + 1) * pcol[rs]),
+            (h_enter, m + cb, wgt * (gr + 1) * pcol[rb]),
+        ):
+            gl = np.where(mask, np.broadcast_to(line, shape), gl)
+            dw = np.where(mask, np.broadcast_to(delta, shape), dw)
+        for mask, line, delta in (
+            (v_along, m + cb, wgt * (gr + 1) * (pcol[rb] - pcol[rs])),
+            (h_along, rb, wgt * (gc + 1) * (prow[cb] - prow[cs])),
+        ):
+            ol = np.where(mask, np.broadcast_to(line, shape), ol)
+            ow = np.where(mask, np.broadcast_to(delta, shape), ow)
+        if m + n >= 1 << 14:
+            raise ValueError(f"boards with {m}+{n} lines are too large for the search tables")
+        # One word per move: Manhattan change, changed goal line and its code
+        # change, decoded with shifts (one load instead of three in the hot loop).
+        # Rows of the per-move tables are padded to a power of two so that the
+        # kernel finds a tile's row with a shift instead of a multiply.
+        stride = 1 << int(4 * N - 1).bit_length()
+        self.tile_stride = stride
+
+        def padded(a, fill, dtype):
+            out = np.full((N, stride), fill, dtype)
+            out[:, : 4 * N] = a.reshape(N, 4 * N)
+            return out.ravel()
+
+        self.mv = padded((dmd + 1) | (gl << 2) | (dw << 16), 1 | (dummy << 2), np.int64)
+        self.ol, self.ow = padded(ol, dummy, np.int32), padded(ow, 0, np.int32)
+        self.dmd = dmd.ravel().astype(np.int8)
+        self.gl, self.dw = gl.ravel().astype(np.int32), dw.ravel().astype(np.int32)
+        self.use_table = use_table
+        if use_table:
+            self.line_table = np.concatenate([_line_table(n), _line_table(m)])
+            self.col_offset = row_size
+        else:
+            self.line_table = np.zeros(1, np.int8)
+            self.col_offset = 0
+        for name in ("nbr", "succ_n", "succ_op", "succ_src", "mv", "dmd", "gl", "dw", "ol", "ow", "line_table", "grow", "gcol"):
+            getattr(self, name).setflags(write=False)
+
+
+@functools.lru_cache(maxsize=32)
+def _cached_tables(m: int, n: int, goal_bytes: bytes) -> SearchTables:
+    goal_flat = np.frombuffer(goal_bytes, np.int64)
+    return SearchTables(m, n, goal_flat)
+
+
+def search_tables(m: int, n: int, goal: np.ndarray) -> SearchTables:
+    """Cached :class:`SearchTables` for ``m x n`` boards and this goal."""
+    return _cached_tables(int(m), int(n), np.ascontiguousarray(goal, np.int64).ravel().tobytes())
