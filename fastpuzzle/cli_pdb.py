@@ -40,7 +40,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     s.add_argument("--goal-blank-first", action="store_true", help="goal 0 1 2 ... (blank top-left) instead of blank last")
     s.add_argument("--max-nodes", type=int, default=None, help="node budget per board")
     s.add_argument("--time-limit", type=float, default=None, help="seconds per board")
-    p.set_defaults(func=run)
+    p.set_defaults(run=run)
     return p
 
 
@@ -131,7 +131,7 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     add_parser(sub)
     args = parser.parse_args(argv)
-    return args.func(args)
+    return args.run(args)
 
 
 if __name__ == "__main__":  # pragma: no cover
