@@ -608,7 +608,8 @@ class PatternDatabase:
                 f"{self.shape[0]}x{self.shape[1]} boards"
             )
         tiles, sizes, weights, offsets, pat_of, cell_map, tile_map = self._kernel_arrays()
-        out = _lookup_batch(
+        kernel = _lookup_batch_parallel if use_threads(batch.size) else _lookup_batch
+        out = kernel(
             batch.reshape(batch.shape[0], -1), self.data, tiles, sizes, weights, offsets, cell_map, tile_map, self.reflect
         )
         return int(out[0]) if single else out
@@ -651,13 +652,12 @@ def _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf):
 
 
 @jit
-def _lookup_batch(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect):
-    n_boards, n_cells = flat.shape
-    out = np.zeros(n_boards, np.int64)
+def _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, out, lo, hi):
+    n_cells = flat.shape[1]
     pos = np.zeros(n_cells, np.int64)
     rpos = np.zeros(n_cells, np.int64)
     buf = np.zeros(tiles.shape[1], np.int64)
-    for b in range(n_boards):
+    for b in range(lo, hi):
         for c in range(n_cells):
             t = flat[b, c]
             pos[t] = c
@@ -668,6 +668,26 @@ def _lookup_batch(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map
             if hr > h:
                 h = hr
         out[b] = h
+
+
+@jit
+def _lookup_batch(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect):
+    out = np.zeros(flat.shape[0], np.int64)
+    _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, out, 0, flat.shape[0])
+    return out
+
+
+@pjit
+def _lookup_batch_parallel(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect):
+    n_boards = flat.shape[0]
+    out = np.zeros(n_boards, np.int64)
+    n_parts = 64
+    step = (n_boards + n_parts - 1) // n_parts
+    for part in prange(n_parts):
+        lo = part * step
+        hi = min(n_boards, lo + step)
+        if lo < hi:
+            _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, out, lo, hi)
     return out
 
 

@@ -360,3 +360,13 @@ def test_parallel_build_equals_serial():
         b = pdb.build_partition(shape, part, parallel=True)
         assert np.array_equal(np.asarray(a.data), np.asarray(b.data))
     _table_vs_naive(b, 3, 3)
+
+
+def test_parallel_lookup_equals_serial(db44, all3):
+    from fastpuzzle.pdb import _lookup_batch, _lookup_batch_parallel
+
+    boards = all3[0]
+    args = (boards.reshape(len(boards), -1), db44.data, *db44._kernel_arrays()[:4], *db44._kernel_arrays()[5:], True)
+    a = _lookup_batch(*args)
+    b = _lookup_batch_parallel(*args)
+    assert np.array_equal(a, b) and np.array_equal(a, db44.lookup(boards))
