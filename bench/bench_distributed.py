@@ -52,7 +52,7 @@ def _dask_run(path, workers, cores, chunk_boards, repeats):
     threads = max(1, cores // workers)
     cluster = distributed.LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, silence_logs=50, env={"NUMBA_NUM_THREADS": str(threads)},
+        dashboard_address=":0", silence_logs=50, env={"NUMBA_NUM_THREADS": str(threads)},
     )
     try:
         with distributed.Client(cluster) as client:

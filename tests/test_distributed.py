@@ -18,7 +18,7 @@ import fastpuzzle.distributed as fd  # noqa: E402
 def client():
     cluster = distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=None, silence_logs=50,
+        dashboard_address=":0", silence_logs=50,
     )
     with distributed.Client(cluster) as c:
         yield c

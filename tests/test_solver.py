@@ -148,7 +148,7 @@ def test_node_counts_equal_plain_ida(rng, m, n, steps, heuristic):
         gcells = naive.cells_of(goal)
         for _ in range(4):
             board = solvable_board(rng, m, n, goal) if m * n <= 9 else scramble(rng, m, n, steps, goal)
-            sol = fp.solve(board, goal, heuristic=heuristic)
+            sol = fp.solve(board, goal, heuristic=heuristic, method="ida")
             length, nodes = naive.ida_nodes(naive.cells_of(board), m, n, gcells, ref_h)
             if length == 0:
                 nodes = 0  # solve() does not search from the goal itself

@@ -13,7 +13,7 @@ import fastpuzzle.distributed as fd  # noqa: E402
 @pytest.fixture(scope="module")
 def client():
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None, silence_logs=50,
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0", silence_logs=50,
     )
     with distributed.Client(cluster) as c:
         yield c
