@@ -370,3 +370,21 @@ def test_parallel_lookup_equals_serial(db44, all3):
     a = _lookup_batch(*args)
     b = _lookup_batch_parallel(*args)
     assert np.array_equal(a, b) and np.array_equal(a, db44.lookup(boards))
+
+
+def test_5x5_with_korf_goal_against_bidirectional_bfs(rng):
+    """A 24-puzzle partition of small patterns, Korf's goal (blank top-left,
+    reached by rotating the board), short scrambles checked by plain BFS."""
+    db = pdb.build_partition((5, 5), [(1, 2, 6), (3, 4, 5), (7, 8, 9), (10, 14, 15), (11, 12, 16), (13, 17, 18)])
+    goal = np.arange(25).reshape(5, 5)
+    g = tuple(range(25))
+    for _ in range(6):
+        b = goal.copy()
+        for ch in rng.choice(list("ULRD"), 24):
+            try:
+                b = apply_moves(b, ch)
+            except ValueError:
+                pass
+        s = pdb.solve_with_pdb(b, goal=goal, database=db)
+        assert s.status == "optimal" and s.verify(b, goal)
+        assert s.length == naive.distance(tuple(int(v) for v in b.ravel()), g, 5, 5)
