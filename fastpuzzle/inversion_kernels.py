@@ -95,7 +95,7 @@ def _count_fenwick(cells, tree):
         tree[i] = 0
     count = np.int64(0)
     for p in range(n_cells - 1, -1, -1):
-        v = np.int64(cells[p])
+        v = min(np.int64(cells[p]), n_cells - 1)  # a non-permutation (check=False) stays inside the tree
         if v == 0:
             continue
         i = v - 1  # tiles smaller than v sit at tree indices 1..v-1
