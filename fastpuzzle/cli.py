@@ -20,7 +20,7 @@ EXIT_BAD_INPUT = 2
 
 #: Optional subcommands: a module ``fastpuzzle.<name>`` exposing
 #: ``add_parser(subparsers)`` and ``run(args)`` is registered when it exists.
-OPTIONAL_SUBCOMMANDS = ("cli_solve", "cli_bench")
+OPTIONAL_SUBCOMMANDS = ("cli_solve", "cli_bench", "cli_pdb")
 
 
 class CLIError(Exception):

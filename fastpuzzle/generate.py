@@ -30,7 +30,7 @@ import numpy as np
 
 from ._jit import jit, pjit, use_threads
 from .boards import _check_shape, as_goal, board_dtype
-from .moves import MOVE_CHARS
+from .moves import MOVE_CHARS, _step
 
 __all__ = ["random_solvable", "scramble", "random_permutations", "seed_key", "block_boards"]
 
@@ -307,14 +307,7 @@ def _scramble_block(out, codes, goal_flat, start, stop, k0, k1, block, m, n, gbl
                 x, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
                 j, s0, s1, s2, s3 = _bounded(x >> _U64(32), _U64(cnt), s0, s1, s2, s3)
                 mv = opts[np.intp(j)]
-            if mv == 0:
-                nr, nc = r - 1, c
-            elif mv == 1:
-                nr, nc = r, c - 1
-            elif mv == 2:
-                nr, nc = r, c + 1
-            else:
-                nr, nc = r + 1, c
+            nr, nc = _step(r, c, mv)
             t = nr * n + nc
             a[r * n + c] = a[t]
             a[t] = 0

@@ -95,7 +95,7 @@ def _count_fenwick(cells, tree):
         tree[i] = 0
     count = np.int64(0)
     for p in range(n_cells - 1, -1, -1):
-        v = np.int64(cells[p])
+        v = min(np.int64(cells[p]), n_cells - 1)  # a non-permutation (check=False) stays inside the tree
         if v == 0:
             continue
         i = v - 1  # tiles smaller than v sit at tree indices 1..v-1
@@ -135,6 +135,22 @@ def _radix_groups(src, dst, level, n_tiles, first, last):
             c1 += bit
     return count
 
+@jit(inline="always")
+def _radix_load(cells, a):
+    """Copy the tiles (blank skipped) into ``a`` as 0..N-2; return their number
+    and the top bit level to partition on."""
+    n_tiles = 0
+    mask = a.shape[0] - 1
+    for v in cells:
+        if v != 0:
+            a[n_tiles & mask] = v - 1
+            n_tiles += 1
+    level = 0
+    while (np.int64(1) << (level + 1)) < n_tiles:
+        level += 1
+    return n_tiles, level
+
+
 @jit
 def _count_radix(cells, a, b):
     """Exact inversions (blank skipped) by a most-significant-bit-first
@@ -147,16 +163,8 @@ def _count_radix(cells, a, b):
     of a power-of-two size >= N; writes are masked to it, so a board that is
     not a permutation (``check=False``) gives a wrong count, never a crash.
     """
-    n_tiles = 0
-    mask = a.shape[0] - 1
-    for v in cells:
-        if v != 0:
-            a[n_tiles & mask] = v - 1
-            n_tiles += 1
+    n_tiles, level = _radix_load(cells, a)
     count = np.int64(0)
-    level = 0
-    while (np.int64(1) << (level + 1)) < n_tiles:
-        level += 1
     src, dst = a, b
     for lv in range(level, -1, -1):
         size = np.int64(2) << lv
@@ -169,16 +177,8 @@ def _count_radix(cells, a, b):
 def _count_radix_par(cells, a, b, n_parts):
     """:func:`_count_radix` for one large board, each level's groups split
     over ``n_parts`` threads."""
-    n_tiles = 0
-    mask = a.shape[0] - 1
-    for v in cells:
-        if v != 0:
-            a[n_tiles & mask] = v - 1
-            n_tiles += 1
+    n_tiles, level = _radix_load(cells, a)
     count = np.int64(0)
-    level = 0
-    while (np.int64(1) << (level + 1)) < n_tiles:
-        level += 1
     for lv in range(level, -1, -1):
         size = np.int64(2) << lv
         n_groups = (n_tiles + size - 1) // size

@@ -68,6 +68,18 @@ def decode_moves(codes) -> str:
     return _BYTE_OF_CODE[codes].tobytes().decode("ascii")
 
 
+@jit(inline="always")
+def _step(r, c, code):
+    """Cell the blank reaches from (r, c) by move ``code`` (may be off the board)."""
+    if code == 0:
+        return r - 1, c
+    if code == 1:
+        return r, c - 1
+    if code == 2:
+        return r, c + 1
+    return r + 1, c
+
+
 @jit
 def _apply_codes(cells, m, n, codes):
     """Apply move codes in place to the flat board ``cells``.
@@ -83,15 +95,7 @@ def _apply_codes(cells, m, n, codes):
     r = blank // n
     c = blank - r * n
     for k in range(codes.shape[0]):
-        code = codes[k]
-        if code == 0:
-            nr, nc = r - 1, c
-        elif code == 1:
-            nr, nc = r, c - 1
-        elif code == 2:
-            nr, nc = r, c + 1
-        else:
-            nr, nc = r + 1, c
+        nr, nc = _step(r, c, codes[k])
         if nr < 0 or nr >= m or nc < 0 or nc >= n:
             return k
         target = nr * n + nc

@@ -365,3 +365,57 @@ def naive_judge(text):
         else:
             out.append("TAK" if naive_reachable_from_goal(a, n, n, goal=b) else "NIE")
     return out
+
+def pattern_distances(m, n, pattern, goal_cells=None):
+    """Pattern-database values by a plain 0-1 breadth-first search.
+
+    State: (cells of the pattern tiles in pattern order, blank cell).  Sliding
+    a pattern tile costs 1, sliding any other tile costs 0.  Returns a dict
+    mapping each placement (tuple of cells) to the fewest pattern-tile moves
+    over all blank cells, measured to ``goal_cells`` (a row-major tuple; the
+    default goal has the blank last).
+    """
+    if goal_cells is None:
+        goal_cells = tuple(range(1, m * n)) + (0,)
+    start = (tuple(goal_cells.index(t) for t in pattern), goal_cells.index(0))
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        d = dist[state]
+        placed, z = state
+        r, c = divmod(z, n)
+        for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+            rr, cc = r + dr, c + dc
+            if not (0 <= rr < m and 0 <= cc < n):
+                continue
+            t = rr * n + cc
+            if t in placed:
+                i = placed.index(t)
+                nxt = (placed[:i] + (z,) + placed[i + 1:], t)
+                cost = 1
+            else:
+                nxt = (placed, t)
+                cost = 0
+            if nxt not in dist or dist[nxt] > d + cost:
+                dist[nxt] = d + cost
+                if cost == 0:
+                    queue.appendleft(nxt)
+                else:
+                    queue.append(nxt)
+    best = {}
+    for (placed, _), d in dist.items():
+        if placed not in best or d < best[placed]:
+            best[placed] = d
+    return best
+
+
+def partial_rank(cells, n_cells):
+    """Lexicographic rank of an ordered placement of distinct cells."""
+    rank = 0
+    used = []
+    for i, c in enumerate(cells):
+        digit = c - sum(1 for u in used if u < c)
+        rank = rank * (n_cells - i) + digit
+        used.append(c)
+    return rank

@@ -378,6 +378,18 @@ def test_check_false_skips_permutation_check_but_agrees_on_valid_boards(rng):
     assert (fp.is_solvable(boards, check=False) == fp.is_solvable(boards)).all()
 
 
+@pytest.mark.parametrize("m,n", [(2, 2), (4, 4), (10, 10), (30, 30), (70, 70)])
+def test_check_false_on_garbage_never_crashes(rng, m, n):
+    # out-of-range and repeated values: answers are undefined, but every kernel stays in bounds
+    garbage = rng.integers(0, 2**16, size=(50, m, n)).astype(np.uint16)
+    garbage[:, 0, 0] = 0
+    for method in ("merge", "fenwick", "radix"):
+        assert fp.inversions(garbage, method=method, check=False).shape == (50,)
+    for method in ("auto", "tree", "cycles"):
+        assert fp.invariant(garbage, method=method, check=False).shape == (50,)
+    assert fp.is_solvable(garbage, check=False).shape == (50,)
+
+
 def test_empty_batch():
     assert fp.is_solvable(np.zeros((0, 3, 3), np.uint8)).shape == (0,)
     assert fp.inversions(np.zeros((0, 3, 3), np.uint8)).shape == (0,)

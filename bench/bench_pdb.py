@@ -1,0 +1,190 @@
+"""Pattern databases: build cost, Korf's 100 with 7-8 + reflection, the 24-puzzle.
+
+    python bench/bench_pdb.py            # full (needs 7-8 and 6-6-6-6 built: fastpuzzle pdb build ...)
+    python bench/bench_pdb.py --quick    # 5-5-5 / 6-6-3 on a subset, a minute or so
+
+Build figures of 5-5-5 and 6-6-3 are measured here, each in a fresh process
+(time and peak resident memory); those of 7-8 and 6-6-6-6 are the ones
+recorded in the cache when they were built.  Search figures exclude database
+building and loading; CPU seconds are ``time.process_time`` of this process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from fastpuzzle import apply_moves, goal_board, pdb  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data"
+PUBLISHED_NODES_78 = 36_710  # Korf & Felner 2002 / Felner et al. 2004: nodes per instance, 7-8 + reflection
+CPP_SECONDS_663 = 13.2  # fastest open-source solver measured on this machine (6-6-3 + WD + pruning), all 100
+
+
+def read_instances(name: str, n_tiles: int):
+    rows = []
+    for line in (DATA / name).read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            v = [int(x) for x in line.split()]
+            rows.append((np.array(v[:n_tiles]), v[n_tiles]))
+    return rows
+
+
+def _row(name, value, unit, ratio=None, baseline=None, note=""):
+    return dict(family="pdb", name=name, value=value, unit=unit, ratio=ratio, baseline=baseline, note=note)
+
+
+def measure_build(name: str) -> dict:
+    """Build ``name`` into an empty cache in a fresh process: seconds, peak bytes."""
+    code = (
+        "import json, sys; sys.path.insert(0, %r)\n"
+        "from fastpuzzle import pdb\n"
+        "pdb.build('4-4', progress=False)\n"  # compile the kernels first: not part of the build
+        "db = pdb.build(%r, progress=False, force=True)\n"
+        "print(json.dumps(dict(seconds=db.build_seconds, cpu=db.build_cpu_seconds, peak=db.build_peak_bytes)))\n"
+    ) % (str(ROOT), name)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, FASTPUZZLE_CACHE=tmp)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def solve_set(instances, database, goal=None, max_nodes=None):
+    """Solve each board; returns (cpu seconds, wall seconds, solutions)."""
+    pdb.solve_with_pdb(apply_moves(goal_board(4, 4), "ULDR"), database=database)  # warm the JIT
+    c0, t0 = time.process_time(), time.perf_counter()
+    sols = [pdb.solve_with_pdb(b, goal=goal, database=database, max_nodes=max_nodes) for b in instances]
+    return time.process_time() - c0, time.perf_counter() - t0, sols
+
+
+def run(quick: bool) -> list[dict]:
+    rows = []
+    print(f"cores: {os.cpu_count()}")
+    # --- build cost -------------------------------------------------------
+    for name in ["5-5-5"] if quick else ["5-5-5", "6-6-3"]:
+        m = measure_build(name)
+        rows.append(_row(f"build {name} cpu seconds", round(m["cpu"], 2), "s", note=f"wall {m['seconds']:.2f} s; fresh process"))
+        rows.append(_row(f"build {name} peak memory", round(m["peak"] / 2**20), "MiB", note="peak RSS of the process"))
+    if not quick:
+        for name in ["7-8", "6-6-6-6"]:
+            try:
+                db = pdb.load(name)
+            except FileNotFoundError:
+                rows.append(_row(f"build {name}", None, "", note=f"not built: fastpuzzle pdb build {name}"))
+                continue
+            cpu = f"cpu {db.build_cpu_seconds:.0f} s, " if db.build_cpu_seconds else ""
+            rows.append(_row(f"build {name} seconds", round(db.build_seconds, 1), "s", note=f"{cpu}recorded at build time"))
+            rows.append(_row(f"build {name} peak memory", round(db.build_peak_bytes / 2**20), "MiB", note="recorded at build time"))
+            rows.append(_row(f"table {name} size", round(db.nbytes / 2**20), "MiB", note="1 byte per entry"))
+    # --- Korf's 100 -------------------------------------------------------
+    korf = read_instances("korf100_blank_last.txt", 16)
+    if quick:
+        korf = korf[:10]
+    boards = [b.reshape(4, 4) for b, _ in korf]
+    lengths = [n for _, n in korf]
+    have78 = "7-8" in pdb.available()
+    main_db = "7-8" if (have78 and not quick) else ("6-6-3" if not quick else "5-5-5")
+    runs = [main_db] if quick else [main_db, "6-6-3"] if main_db != "6-6-3" else ["6-6-3"]
+    results = {}
+    for name in runs:
+        db = pdb.build(name, progress=False) if name != "7-8" else pdb.load(name)
+        np.asarray(db.data).sum()  # page the tables in: loading is not search time
+        if not all(db.lookup(b) <= n for b, n in zip(boards, lengths)):
+            raise SystemExit(f"{name}: a heuristic value exceeds a published optimal length")
+        cpu, wall, sols = solve_set(boards, db)
+        ok = all(s.status == "optimal" and s.length == n and s.verify(b) for s, n, b in zip(sols, lengths, boards))
+        nodes = sum(s.nodes for s in sols)
+        results[name] = (cpu, nodes)
+        tag = f"korf{len(boards)} {name}{' +reflection' if db.reflect else ''}"
+        rows.append(_row(f"{tag} cpu seconds", round(cpu, 3), "s", note=f"wall {wall:.3f} s; all optimal and verified: {ok}"))
+        rows.append(
+            _row(
+                f"{tag} nodes per instance",
+                round(nodes / len(boards)),
+                "nodes",
+                ratio=round(nodes / len(boards) / PUBLISHED_NODES_78, 2) if name == "7-8" else None,
+                baseline=PUBLISHED_NODES_78 if name == "7-8" else None,
+                note="ratio to the published 7-8 figure" if name == "7-8" else "",
+            )
+        )
+        rows.append(_row(f"{tag} nodes per second", round(nodes / max(cpu, 1e-9)), "nodes/s"))
+        if not ok:
+            raise SystemExit(f"{tag}: a solution is not optimal or does not verify")
+    if "7-8" in results and len(boards) == 100:
+        rows.append(
+            _row(
+                "korf100 7-8 vs C++ 6-6-3+WD cpu",
+                round(results["7-8"][0], 3),
+                "s",
+                ratio=round(CPP_SECONDS_663 / max(results["7-8"][0], 1e-9), 1),
+                baseline=CPP_SECONDS_663,
+                note="baseline measured earlier on this machine (not in this run); ratio = speed-up",
+            )
+        )
+    if "7-8" in results and "6-6-3" in results:
+        rows.append(
+            _row(
+                "korf100 7-8 vs 6-6-3 (same run)",
+                round(results["7-8"][0], 3),
+                "s",
+                ratio=round(results["6-6-3"][0] / max(results["7-8"][0], 1e-9), 2),
+                baseline=round(results["6-6-3"][0], 3),
+                note="cpu seconds; ratio = speed-up of 7-8",
+            )
+        )
+    # --- 24-puzzle ----------------------------------------------------------
+    if not quick:
+        try:
+            db24 = pdb.load("6-6-6-6")
+        except FileNotFoundError:
+            rows.append(_row("24-puzzle", None, "", note="not built: fastpuzzle pdb build 6-6-6-6"))
+            db24 = None
+        if db24 is not None:
+            np.asarray(db24.data).sum()
+            inst = read_instances("korf24_50.txt", 25)
+            order = sorted(range(len(inst)), key=lambda i: inst[i][1])[:3]
+            korf_goal = np.arange(25).reshape(5, 5)  # this file's goal: blank top-left
+            budget = 50_000_000
+            warm = pdb.solve_with_pdb(korf_goal, goal=korf_goal, database=db24)
+            assert warm.length == 0
+            for i in order:
+                b, n = inst[i][0].reshape(5, 5), inst[i][1]
+                c0 = time.process_time()
+                s = pdb.solve_with_pdb(b, goal=korf_goal, database=db24, max_nodes=budget)
+                cpu = time.process_time() - c0
+                h0 = db24.lookup(pdb._Plan(db24, korf_goal).map_board(b))
+                fin = s.status == "optimal" and s.length == n and s.verify(b, korf_goal)
+                rows.append(
+                    _row(
+                        f"24-puzzle #{i + 1} (optimal {n}, h0 {h0})",
+                        round(s.nodes / max(cpu, 1e-9)),
+                        "nodes/s",
+                        note=f"{'solved, ' + str(s.length) + ' moves' if fin else s.status}; {s.nodes:,} nodes, "
+                        f"{cpu:.1f} s cpu, budget {budget:,}",
+                    )
+                )
+    return rows
+
+
+def main(argv=None):
+    quick = "--quick" in (argv if argv is not None else sys.argv[1:])
+    for r in run(quick):
+        extra = ""
+        if r["ratio"] is not None:
+            extra = f"  (ratio {r['ratio']} vs {r['baseline']})"
+        note = f"  [{r['note']}]" if r["note"] else ""
+        print(f"{r['name']:55s} {r['value']!s:>12} {r['unit']}{extra}{note}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,390 @@
+"""Pattern databases: tables against a plain 0-1 BFS, admissibility and
+consistency on every 3x3 board, optimal IDA* solutions, cache, errors."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from fastpuzzle import apply_moves, goal_board
+from fastpuzzle import pdb
+from fastpuzzle.solvability import is_solvable
+
+from . import naive
+
+
+@pytest.fixture(autouse=True)
+def _tmp_cache(tmp_path, monkeypatch):
+    """Never touch the user's cache: every test gets an empty one."""
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path / "cache"))
+
+
+@pytest.fixture(scope="module")
+def bfs3():
+    """Distance of every solvable 3x3 board to the default goal."""
+    g = tuple(naive.cells_of(naive.goal(3, 3)))
+    return naive.bfs_distances(g, 3, 3)
+
+
+@pytest.fixture(scope="module")
+def db44():
+    return pdb.build_partition((3, 3), [(1, 2, 3, 4), (5, 6, 7, 8)])
+
+
+def _table_vs_naive(db, m, n, goal_cells=None):
+    for p, tiles in enumerate(db.partition):
+        ref = naive.pattern_distances(m, n, tiles, goal_cells)
+        table = np.asarray(db.tables[p])
+        assert len(ref) == table.shape[0]
+        for placed, d in ref.items():
+            assert table[naive.partial_rank(placed, m * n)] == d, (tiles, placed)
+
+
+@pytest.mark.parametrize(
+    "shape,partition",
+    [
+        ((3, 3), [(1, 2, 3, 4), (5, 6, 7, 8)]),
+        ((3, 3), [(1, 2), (3, 6), (4, 7), (5, 8)]),
+        ((3, 3), [(2, 4, 6, 8, 1)]),
+        ((2, 3), [(1, 2, 3), (4, 5)]),
+        ((2, 4), [(1, 5, 6), (2, 3, 4, 7)]),
+        ((3, 4), [(1, 6, 11)]),
+        ((4, 4), [(1, 6, 11)]),
+        ((4, 4), [(7, 10, 13)]),
+        ((5, 5), [(1, 7, 13), (24, 20)]),
+    ],
+)
+def test_tables_equal_naive_bfs(shape, partition):
+    db = pdb.build_partition(shape, partition)
+    _table_vs_naive(db, *shape)
+
+
+def test_table_for_custom_goal():
+    goal = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8]])
+    db = pdb.build_partition((3, 3), [(1, 2, 3), (4, 8)], goal=goal)
+    _table_vs_naive(db, 3, 3, tuple(goal.ravel().tolist()))
+
+
+def test_merged_regions_stay_admissible(all3):
+    # With only 2 region slots the blank regions past the first are merged:
+    # values may drop below the exact ones, never above.
+    exact = pdb.build_partition((3, 3), [(2, 4, 6, 8)])
+    merged = pdb.build_partition((3, 3), [(2, 4, 6, 8)], max_slots=2)
+    a, b = np.asarray(exact.data), np.asarray(merged.data)
+    assert (b <= a).all()
+    assert (b < a).any()  # the checkerboard placement isolates 5 regions
+    boards, dist = all3
+    assert (merged.lookup(boards) <= dist).all()
+
+
+def _all_boards(m, n):
+    perms = np.array(list(itertools.permutations(range(m * n))), np.uint8)
+    boards = perms.reshape(-1, m, n)
+    return boards[is_solvable(boards)]
+
+
+@pytest.fixture(scope="module")
+def all3(bfs3):
+    """Every solvable 3x3 board and its distance to the goal."""
+    boards = _all_boards(3, 3)
+    dist = np.array([bfs3[tuple(b)] for b in boards.reshape(-1, 9).tolist()])
+    return boards, dist
+
+
+def _neighbours(boards, code):
+    """Boards after blank move ``code`` (vectorised), and which boards allow it."""
+    m, n = boards.shape[1:]
+    flat = boards.reshape(len(boards), -1)
+    z = np.argmax(flat == 0, axis=1)
+    r, c = z // n, z % n
+    rr, cc = r + [-1, 0, 0, 1][code], c + [0, -1, 1, 0][code]
+    ok = (rr >= 0) & (rr < m) & (cc >= 0) & (cc < n)
+    out = flat[ok].copy()
+    rows = np.arange(len(out))
+    t = (rr * n + cc)[ok]
+    out[rows, z[ok]] = out[rows, t]
+    out[rows, t] = 0
+    return out.reshape(-1, m, n), ok
+
+
+def _assert_odd_steps(boards, h, db):
+    """Every move changes h by an odd amount: each tile belongs to a pattern,
+    one tile moves, and every table entry has the parity of its placement.
+    (Tables that take the minimum over blank regions are admissible but not
+    consistent, so the step may exceed 1.)"""
+    for code in range(4):
+        moved, ok = _neighbours(boards, code)
+        assert ((h[ok] - db.lookup(moved)) % 2 == 1).all()
+
+
+def test_neighbours_helper_matches_apply_moves(all3):
+    boards = all3[0][::5000]
+    for code in range(4):
+        moved, ok = _neighbours(boards, code)
+        ref = [apply_moves(b, "ULRD"[code]) for b, k in zip(boards, ok) if k]
+        assert np.array_equal(moved, np.array(ref))
+
+
+def test_admissible_on_every_3x3_board(db44, all3):
+    boards, dist = all3
+    h = db44.lookup(boards)
+    assert db44.reflect
+    assert (h <= dist).all()
+    assert (h % 2 == dist % 2).all()  # each move changes one pattern by one
+    # the reflected lookup is never worse than the plain sum
+    plain = pdb.build_partition((3, 3), [(1, 2, 3, 4), (5, 6, 7, 8)], reflect=False)
+    hp = plain.lookup(boards)
+    assert (hp <= h).all() and (hp < h).any()
+    # additivity: the sum of the pattern tables, looked up naively
+    for b, v in zip(boards[::997], hp[::997]):
+        cells = [int(x) for x in b.ravel()]
+        total = 0
+        for p, tiles in enumerate(plain.partition):
+            placed = tuple(cells.index(t) for t in tiles)
+            total += int(plain.tables[p][naive.partial_rank(placed, 9)])
+        assert total == v
+
+
+def test_odd_steps_on_every_3x3_board(db44, all3):
+    boards = all3[0]
+    _assert_odd_steps(boards, db44.lookup(boards), db44)
+
+
+def test_lookup_single_and_batch(db44):
+    g = goal_board(3, 3)
+    assert db44.lookup(g) == 0
+    out = db44.lookup(np.stack([g, g]))
+    assert out.shape == (2,) and (out == 0).all()
+
+
+def test_solutions_optimal_on_3x3_sample(db44, bfs3, rng):
+    states = list(bfs3)
+    picks = rng.choice(len(states), 150, replace=False)
+    boards = np.array([states[i] for i in picks], np.uint8).reshape(-1, 3, 3)
+    sols = pdb.solve_many_with_pdb(boards, database=db44)
+    for b, s in zip(boards, sols):
+        assert s.status == "optimal"
+        assert s.verify(b)
+        assert s.length == bfs3[tuple(int(v) for v in b.ravel())]
+
+
+def test_hardest_3x3_boards(db44, bfs3):
+    far = max(bfs3.values())
+    hardest = [s for s, d in bfs3.items() if d == far]
+    for s in hardest:
+        b = np.array(s).reshape(3, 3)
+        sol = pdb.solve_with_pdb(b, database=db44)
+        assert sol.length == far and sol.verify(b)
+
+
+@pytest.mark.parametrize(
+    "goal",
+    [
+        [[0, 1, 2], [3, 4, 5], [6, 7, 8]],  # blank first: rotate the board
+        [[1, 2, 0], [3, 4, 5], [6, 7, 8]],  # blank top-right
+        [[8, 7, 6], [5, 4, 3], [2, 1, 0]],  # same blank cell, relabelled
+        [[3, 6, 1], [2, 5, 7], [0, 8, 4]],  # bottom-left, shuffled
+    ],
+)
+def test_custom_goals(db44, goal, rng):
+    goal = np.array(goal)
+    g = tuple(int(v) for v in goal.ravel())
+    dist = naive.bfs_distances(g, 3, 3)
+    states = list(dist)
+    for i in rng.choice(len(states), 25, replace=False):
+        b = np.array(states[i]).reshape(3, 3)
+        s = pdb.solve_with_pdb(b, goal=goal, database=db44)
+        assert s.verify(b, goal)
+        assert s.length == dist[states[i]]
+
+
+def test_goal_blank_in_the_middle_refused(db44):
+    goal = np.array([[1, 2, 3], [4, 0, 5], [6, 7, 8]])
+    with pytest.raises(ValueError, match="symmetry"):
+        pdb.solve_with_pdb(goal, goal=goal, database=db44)
+
+
+def test_rectangular_board_with_custom_partition(rng):
+    db = pdb.build_partition((2, 4), [(1, 2, 5, 6), (3, 4, 7)])
+    assert not db.reflect
+    g = tuple(naive.cells_of(naive.goal(2, 4)))
+    dist = naive.bfs_distances(g, 2, 4)
+    states = list(dist)
+    for i in rng.choice(len(states), 40, replace=False):
+        b = np.array(states[i]).reshape(2, 4)
+        s = pdb.solve_with_pdb(b, database=db)
+        assert s.verify(b) and s.length == dist[states[i]]
+    # a flipped goal (blank bottom-left) is reached through a mirror image
+    goal = np.array(g).reshape(2, 4)[:, ::-1]
+    dist = naive.bfs_distances(tuple(int(v) for v in goal.ravel()), 2, 4)
+    for i in rng.choice(len(states), 20, replace=False):
+        s_ = list(dist)[i]
+        b = np.array(s_).reshape(2, 4)
+        s = pdb.solve_with_pdb(b, goal=goal, database=db)
+        assert s.verify(b, goal) and s.length == dist[s_]
+
+
+def test_partial_partition_needs_goal_check(bfs3, rng):
+    # tiles outside every pattern count nothing: h == 0 is not the goal
+    db = pdb.build_partition((3, 3), [(1, 2, 3)])
+    states = list(bfs3)
+    for i in rng.choice(len(states), 30, replace=False):
+        b = np.array(states[i]).reshape(3, 3)
+        s = pdb.solve_with_pdb(b, database=db)
+        assert s.verify(b) and s.length == bfs3[states[i]]
+
+
+def test_budgets(db44):
+    hard = np.array([[8, 6, 7], [2, 5, 4], [3, 0, 1]])
+    s = pdb.solve_with_pdb(hard, database=db44, max_nodes=20)
+    assert s.status == "budget" and s.length == 0 and not s.solved and s.nodes <= 20
+    s = pdb.solve_with_pdb(hard, database=db44, time_limit=0.0)
+    assert s.status == "budget"
+    s = pdb.solve_with_pdb(hard, database=db44, max_nodes=10**7)
+    assert s.status == "optimal" and s.length == 31
+
+
+def test_errors(db44):
+    with pytest.raises(ValueError, match="unsolvable"):
+        pdb.solve_with_pdb([[1, 2, 3], [4, 5, 6], [8, 7, 0]], database=db44)
+    with pytest.raises(ValueError, match="board 1"):
+        pdb.solve_many_with_pdb([goal_board(3, 3), [[1, 2, 3], [4, 5, 6], [8, 7, 0]]], database=db44)
+    with pytest.raises(ValueError, match="not a permutation"):
+        pdb.solve_with_pdb([[1, 1, 3], [4, 5, 6], [8, 7, 0]], database=db44)
+    with pytest.raises(ValueError, match="no pattern database for 2x5"):
+        pdb.solve_with_pdb(goal_board(2, 5))
+    with pytest.raises(ValueError, match="at most 31 cells|2..31"):
+        pdb.solve_with_pdb(goal_board(6, 6))
+    with pytest.raises(ValueError, match="is for 3x3"):
+        pdb.solve_with_pdb(goal_board(4, 4), database=db44)
+    with pytest.raises(ValueError, match="unknown pattern database"):
+        pdb.solve_with_pdb(goal_board(4, 4), database="9-6")
+    with pytest.raises(FileNotFoundError, match="fastpuzzle pdb build 7-8"):
+        pdb.load("7-8")
+    with pytest.raises(FileNotFoundError, match="6-6-6-6"):
+        pdb.solve_with_pdb(goal_board(5, 5))
+    with pytest.raises(ValueError, match="disjoint"):
+        pdb.build_partition((3, 3), [(1, 2), (2, 3)])
+    with pytest.raises(ValueError, match="outside"):
+        pdb.build_partition((3, 3), [(1, 9)])
+    with pytest.raises(ValueError, match="at least 2 rows"):
+        pdb.build_partition((1, 5), [(1, 2)])
+    with pytest.raises(ValueError, match="batch"):
+        pdb.solve_with_pdb(np.stack([goal_board(3, 3)] * 2), database=db44)
+
+
+def test_cache_round_trip(db44, tmp_path):
+    built = pdb.build("4-4", progress=False)
+    assert built.path is not None and (built.path / "meta.json").exists()
+    assert isinstance(built.data, np.memmap)
+    assert np.array_equal(np.asarray(built.data), np.asarray(db44.data))
+    assert pdb.available() == ["4-4"]
+    again = pdb.load("3x3-4-4")
+    assert again.reflect and again.partition == db44.partition
+    # the default for 3x3 boards is this database
+    s = pdb.solve_with_pdb([[1, 2, 3], [4, 5, 6], [0, 7, 8]])
+    assert s.moves == "RR" and s.heuristic == "pdb:4-4"
+    # a truncated table is refused, not read past its end
+    (built.path / "tables.npy").write_bytes((built.path / "tables.npy").read_bytes()[:-10])
+    with pytest.raises(ValueError):
+        pdb.load("4-4")
+
+
+def test_15_puzzle_with_555(rng):
+    """5-5-5 (built in a second or two) against the published optimal lengths
+    of the easiest Korf instances, with the moves checked."""
+    from pathlib import Path
+
+    rows = [
+        [int(v) for v in line.split()]
+        for line in (Path(__file__).parent.parent / "bench" / "data" / "korf100_blank_last.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    easy = sorted(rows, key=lambda r: r[16])[:4]
+    db = pdb.build("5-5-5", progress=False)
+    assert len(rows) == 100
+    h = db.lookup(np.array([r[:16] for r in rows]).reshape(-1, 4, 4))
+    assert (h <= np.array([r[16] for r in rows])).all()
+    for row in easy:
+        b = np.array(row[:16]).reshape(4, 4)
+        assert db.lookup(b) <= row[16]
+        s = pdb.solve_with_pdb(b, database="5-5-5")
+        assert s.status == "optimal" and s.verify(b) and s.length == row[16]
+    # random walks: never longer than the walk, and the moves reach the goal
+    g = goal_board(4, 4)
+    for _ in range(10):
+        walk = "".join(rng.choice(list("ULRD"), 30))
+        b = g.copy()
+        steps = 0
+        for ch in walk:
+            try:
+                b = apply_moves(b, ch)
+                steps += 1
+            except ValueError:
+                pass
+        s = pdb.solve_with_pdb(b, database=db)
+        assert s.verify(b) and s.length <= steps and db.lookup(b) <= s.length
+
+
+def test_cli(tmp_path, capsys, bfs3):
+    from fastpuzzle.cli_pdb import main
+
+    assert main(["pdb", "build", "4-4", "--no-progress"]) == 0
+    assert "4-4: 3x3" in capsys.readouterr().out
+    assert main(["pdb", "list"]) == 0
+    out = capsys.readouterr().out
+    assert "4-4" in out and "cached" in out and "7-8" in out
+    f = tmp_path / "boards.txt"
+    f.write_text("# two boards\n8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 0 7 8 2\n")
+    assert main(["pdb", "solve", str(f)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert [int(line.split("\t")[0]) for line in lines] == [bfs3[(8, 6, 7, 2, 5, 4, 3, 0, 1)], 2]
+    f.write_text("1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 8 7 0\n")
+    assert main(["pdb", "solve", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "boards.txt:2:" in err and "unsolvable" in err
+    f.write_text("1 2 3 4 5\n")
+    assert main(["pdb", "solve", str(f)]) == 2
+    assert "boards.txt:1:" in capsys.readouterr().err
+    assert main(["pdb", "build", "9-9"]) == 2
+    assert "unknown pattern database" in capsys.readouterr().err
+
+
+def test_parallel_build_equals_serial():
+    # threads mark successors with atomic ORs; the layers, hence the tables,
+    # must not depend on how the work was split
+    for shape, part in [((4, 4), [(1, 2, 3, 5, 6)]), ((3, 3), [(1, 2, 3, 4), (5, 6, 7, 8)])]:
+        a = pdb.build_partition(shape, part, parallel=False)
+        b = pdb.build_partition(shape, part, parallel=True)
+        assert np.array_equal(np.asarray(a.data), np.asarray(b.data))
+    _table_vs_naive(b, 3, 3)
+
+
+def test_parallel_lookup_equals_serial(db44, all3):
+    from fastpuzzle.pdb import _lookup_batch, _lookup_batch_parallel
+
+    boards = all3[0]
+    args = (boards.reshape(len(boards), -1), db44.data, *db44._kernel_arrays()[:4], *db44._kernel_arrays()[5:], True)
+    a = _lookup_batch(*args)
+    b = _lookup_batch_parallel(*args)
+    assert np.array_equal(a, b) and np.array_equal(a, db44.lookup(boards))
+
+
+def test_5x5_with_korf_goal_against_bidirectional_bfs(rng):
+    """A 24-puzzle partition of small patterns, Korf's goal (blank top-left,
+    reached by rotating the board), short scrambles checked by plain BFS."""
+    db = pdb.build_partition((5, 5), [(1, 2, 6), (3, 4, 5), (7, 8, 9), (10, 14, 15), (11, 12, 16), (13, 17, 18)])
+    goal = np.arange(25).reshape(5, 5)
+    g = tuple(range(25))
+    for _ in range(6):
+        b = goal.copy()
+        for ch in rng.choice(list("ULRD"), 24):
+            try:
+                b = apply_moves(b, ch)
+            except ValueError:
+                pass
+        s = pdb.solve_with_pdb(b, goal=goal, database=db)
+        assert s.status == "optimal" and s.verify(b, goal)
+        assert s.length == naive.distance(tuple(int(v) for v in b.ravel()), g, 5, 5)
