@@ -11,20 +11,23 @@ together with the machine's description (:func:`bench.common.machine`).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import datetime as _dt
 import importlib
-import json
 import os
 import sys
 import time
-import traceback
 
-# The repository root, so that ``bench.bench_<family>`` and ``fastpuzzle`` import
-# from this checkout however the script was started.
+# json, traceback, datetime and contextlib are imported where used: ``fastpuzzle``
+# loads this file on every command to register ``bench``'s options.
+
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if _ROOT not in sys.path:
-    sys.path.insert(0, _ROOT)
+
+
+def _import_path() -> None:
+    """Put the repository root first, so that ``bench.bench_<family>`` and ``fastpuzzle``
+    import from this checkout however the runner was started (done when running only:
+    ``fastpuzzle`` loads this file to register its options on every command)."""
+    if _ROOT not in sys.path:
+        sys.path.insert(0, _ROOT)
 
 #: Every family of the project, in the order they run (cheap ones first).
 FAMILIES = ("solvability", "generate", "io", "solver", "constructive", "pdb", "distributed")
@@ -112,6 +115,10 @@ def machine() -> dict:
 
 def run_families(families, quick: bool, log=None) -> dict:
     """Run ``families`` one after another; returns the result document (see :func:`main`)."""
+    import contextlib
+    import datetime as _dt
+    import traceback
+
     log = sys.stderr if log is None else log
     rows, seconds, errors = [], {}, {}
     for fam in families:
@@ -142,6 +149,8 @@ def run_families(families, quick: bool, log=None) -> dict:
 
 
 def write_json(doc: dict, path: str) -> None:
+    import json
+
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
@@ -152,6 +161,7 @@ def write_json(doc: dict, path: str) -> None:
 
 def run(args) -> int:
     """Run the benchmark families chosen by parsed ``args``; returns the exit status."""
+    _import_path()
     present = available()
     if args.list:
         for f in FAMILIES:
