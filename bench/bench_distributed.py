@@ -29,9 +29,12 @@ FAMILY = "distributed"
 
 
 def _peak_rss_kb():
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    """VmHWM of the worker (see bench.common.peak_rss_kb; inlined: it runs in the worker)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
 
 
 def _local_stream(path, count):

@@ -40,9 +40,9 @@ from fastpuzzle.textio import NpyWriter, format_boards  # noqa: E402
 FAMILY = "io"
 
 CHECK_WRAPPER = (
-    "import resource, sys, time; t = time.perf_counter(); from fastpuzzle.cli import main; "
+    "import sys, time; t = time.perf_counter(); from fastpuzzle.cli import main; from bench.common import peak_rss_kb; "
     "rc = main(sys.argv[1:]); "
-    "print('WALL', time.perf_counter() - t, 'MAXRSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
+    "print('WALL', time.perf_counter() - t, 'MAXRSS_KB', peak_rss_kb(), "
     "file=sys.stderr); sys.exit(rc)"
 )
 

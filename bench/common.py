@@ -21,6 +21,25 @@ def median_seconds(func, repeats: int = 5, warmup: int = 1) -> float:
     return float(np.median(times))
 
 
+def peak_rss_kb() -> int:
+    """Peak resident memory of this process in KiB.
+
+    Reads ``VmHWM`` from ``/proc/self/status``: ``getrusage``'s ``ru_maxrss``
+    keeps the high-water mark of the process image before ``exec``, so a
+    child started by a big parent would report the parent's memory.
+    """
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def cpu_model() -> str:
     try:
         with open("/proc/cpuinfo") as f:

@@ -207,7 +207,8 @@ def random_solvable(m, n, count, seed=None, goal=None, *, chunks=None, solvable:
 
 def _npy_chunk(path, block_info=None):
     (start, stop), _, _ = block_info[None]["array-location"]
-    return np.array(np.load(path, mmap_mode="r")[start:stop])
+    # a view of the mapped file: the kernels read the pages directly, no copy
+    return np.load(path, mmap_mode="r")[start:stop]
 
 
 def from_npy(path, chunks=None) -> "da.Array":

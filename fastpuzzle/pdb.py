@@ -776,7 +776,18 @@ def build_partition(
 
 
 def _peak_rss_bytes() -> int:
-    """Peak resident memory of this process so far (0 where unknown)."""
+    """Peak resident memory of this process so far (0 where unknown).
+
+    ``VmHWM`` where Linux has it: ``ru_maxrss`` would also count a parent's
+    memory from before ``exec``.
+    """
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
     try:
         import resource
         import sys
