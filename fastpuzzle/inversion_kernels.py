@@ -227,6 +227,16 @@ def _parity64(x):
 # -- parity (the invariant) ----------------------------------------------------
 
 
+@jit(inline="always")
+def _blank_index(cells):
+    """Cell of the blank.  A loop of its own, not fused into the parity loop:
+    alone it is a reduction the compiler vectorises across the cells."""
+    blank = 0
+    for j in range(cells.size):
+        blank = max(blank, j * (cells[j] == 0))  # a cell index even if 0 repeats (check=False)
+    return blank
+
+
 @jit
 def _invariant_bitmask(cells, colour):
     """Invariant of a board of at most 64 cells, branch-free.
@@ -237,13 +247,11 @@ def _invariant_bitmask(cells, colour):
     """
     seen = np.uint64(0)
     acc = np.uint64(0)
-    blank = 0
     for j in range(cells.size):
         v = np.uint64(cells[j])
         acc ^= seen >> v
         seen |= np.uint64(1) << v
-        blank += j * (v == 0)
-    return _parity64(acc) ^ colour[blank]
+    return _parity64(acc) ^ colour[_blank_index(cells)]
 
 
 @jit
@@ -253,7 +261,6 @@ def _invariant_bitmask128(cells, colour):
     lo = np.uint64(0)
     hi = np.uint64(0)
     acc = np.uint64(0)
-    blank = 0
     for j in range(cells.size):
         v = np.uint64(cells[j])
         in_hi = np.uint64(0) - ((v >> np.uint64(6)) & np.uint64(1))  # all ones if v >= 64
@@ -262,8 +269,7 @@ def _invariant_bitmask128(cells, colour):
         acc ^= hi & ~in_hi  # a value in the low word is below every value in the high word
         hi |= (np.uint64(1) << bit) & in_hi
         lo |= (np.uint64(1) << bit) & ~in_hi
-        blank += j * (v == 0)
-    return _parity64(acc) ^ colour[blank]
+    return _parity64(acc) ^ colour[_blank_index(cells)]
 
 
 @jit
@@ -286,7 +292,7 @@ def _invariant_words(cells, colour, words):
         acc ^= (word_parity >> np.uint64(k)) >> np.uint64(1)
         words[k] |= np.uint64(1) << bit
         word_parity ^= np.uint64(1) << np.uint64(k)
-        blank += j * (v == 0)
+        blank = max(blank, j * (v == 0))  # stays a cell index even for check=False input
     return _parity64(acc) ^ colour[blank]
 
 
@@ -327,7 +333,7 @@ def _invariant_tree(cells, colour, words, offsets):
     blank = 0
     for j in range(cells.size):
         v = np.int64(cells[j])
-        blank += j * (v == 0)
+        blank = max(blank, j * (v == 0))  # stays a cell index even for check=False input
         k = min(offsets[0] + (v >> 6), offsets[1] - 1)
         # level 0: values above v inside v's word (v's own bit is not set yet)
         acc ^= words[k] >> np.uint64(v & 63)
