@@ -296,22 +296,26 @@ def _invariant_words(cells, colour, words):
     return _parity64(acc) ^ colour[blank]
 
 
+@jit
 def tree_levels(n_cells):
-    """Levels and word offsets of the parity tree for boards of ``n_cells``.
+    """Word offsets of the parity tree for boards of ``n_cells`` (a kernel, so
+    other kernels -- the judge format -- build it too).
 
     Level 0 holds one bit per value (the seen-mask), level ``l`` one bit per
     64**l values: the parity of how many of them were seen.  The top level
-    is a single word.
+    is a single word.  ``offsets[l]`` is where level ``l`` starts;
+    ``offsets[-1]`` is the number of words.
     """
-    sizes = []
+    levels = 1
     words = (n_cells + 63) >> 6
-    while True:
-        sizes.append(words)
-        if words == 1:
-            break
+    while words > 1:
         words = (words + 63) >> 6
-    offsets = np.zeros(len(sizes) + 1, np.int64)
-    offsets[1:] = np.cumsum(sizes)
+        levels += 1
+    offsets = np.zeros(levels + 1, np.int64)
+    words = (n_cells + 63) >> 6
+    for level in range(levels):
+        offsets[level + 1] = offsets[level] + words
+        words = (words + 63) >> 6
     return offsets
 
 

@@ -222,11 +222,10 @@ def _atomic_or(typingctx, arr, idx, val):
     return sig, codegen
 
 
-@jit
-def _region_labels(m, n):
-    """For boards of at most 16 cells: ``labels[free, c]`` is the order (by
-    lowest cell) of the region of free-cell mask ``free`` that holds ``c``."""
-    n_cells = m * n
+@jit(inline="always")
+def _edge_masks(n_cells, n):
+    """Bit masks over the cells: all cells, cells not in the first column,
+    cells not in the last column (for shifting a region left or right)."""
     full = (1 << n_cells) - 1
     not_first = 0
     not_last = 0
@@ -235,6 +234,15 @@ def _region_labels(m, n):
             not_first |= 1 << c
         if c % n != n - 1:
             not_last |= 1 << c
+    return full, not_first, not_last
+
+
+@jit
+def _region_labels(m, n):
+    """For boards of at most 16 cells: ``labels[free, c]`` is the order (by
+    lowest cell) of the region of free-cell mask ``free`` that holds ``c``."""
+    n_cells = m * n
+    full, not_first, not_last = _edge_masks(n_cells, n)
     labels = np.zeros((1 << n_cells, n_cells), np.uint8)
     for f in range(1 << n_cells):
         rest = f
@@ -253,14 +261,7 @@ def _region_labels(m, n):
 def _bfs_seed(state, table, goal_cells, k, w, blank_goal, m, n, n_slots):
     """Mark the goal placement (blank region of the goal blank) as layer 0."""
     n_cells = m * n
-    full = (1 << n_cells) - 1
-    not_first = 0
-    not_last = 0
-    for c in range(n_cells):
-        if c % n != 0:
-            not_first |= 1 << c
-        if c % n != n - 1:
-            not_last |= 1 << c
+    full, not_first, not_last = _edge_masks(n_cells, n)
     occ = 0
     for i in range(k):
         occ |= 1 << goal_cells[i]
@@ -284,14 +285,7 @@ def _bfs_pass(state, words, table, k, w, m, n, n_slots, per_word, depth, lo, hi,
     n_cells = m * n
     use_labels = labels.shape[0] > 1
     last = n_slots - 1
-    full = (1 << n_cells) - 1
-    not_first = 0
-    not_last = 0
-    for c in range(n_cells):
-        if c % n != 0:
-            not_first |= 1 << c
-        if c % n != n - 1:
-            not_last |= 1 << c
+    full, not_first, not_last = _edge_masks(n_cells, n)
     cur = 1 if depth % 2 == 0 else 3
     nxt = 4 - cur
     lows = np.uint64(0x5555555555555555)

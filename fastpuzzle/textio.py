@@ -40,7 +40,7 @@ import tempfile
 import numpy as np
 
 from ._jit import CHUNK_CELLS, jit
-from .inversion_kernels import _invariant_tree, _popcount64
+from .inversion_kernels import _invariant_tree, _popcount64, tree_levels
 from .boards import BoardError, as_boards
 
 __all__ = [
@@ -808,23 +808,6 @@ _JUDGE_MAX_SIDE = 46340
 
 
 @jit
-def _tree_offsets(n_cells):
-    """Word offsets of the core parity tree (as
-    :func:`fastpuzzle.inversion_kernels.tree_levels`, inside a kernel)."""
-    levels = 1
-    w = (n_cells + 63) >> 6
-    while w > 1:
-        w = (w + 63) >> 6
-        levels += 1
-    off = np.zeros(levels + 1, np.int64)
-    w = (n_cells + 63) >> 6
-    for level in range(levels):
-        off[level + 1] = off[level] + w
-        w = (w + 63) >> 6
-    return off
-
-
-@jit
 def _is_space(c):
     return c == 32 or c == 10 or c == 13 or c == 9
 
@@ -882,7 +865,7 @@ def _judge_case(buf, pos, case, scratch, err):
         colour = np.empty(N, np.uint8)
         for i in range(N):
             colour[i] = ((i // n) + (i % n)) & 1
-        offsets = _tree_offsets(N)
+        offsets = tree_levels(N)
         words = np.empty(offsets[offsets.shape[0] - 1], np.uint64)
         scratch = (cells, colour, words, offsets, cur_n)
     grid = cells[:N]
