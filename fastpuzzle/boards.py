@@ -23,7 +23,40 @@ __all__ = ["goal_board", "board_dtype", "as_boards", "as_goal", "BoardError"]
 
 
 class BoardError(ValueError):
-    """A board is not a valid sliding-tile board (a ``ValueError``)."""
+    """A board is not a valid sliding-tile board (a ``ValueError``).
+
+    The facts travel as attributes, so callers never parse the message.
+
+    Attributes
+    ----------
+    index : int or None
+        Index of the offending board in the batch (``None`` for a single board).
+    reason : str
+        What is wrong with that board, without the label or index.
+    label : str
+        What the caller called the input (``"boards"``, ``"goal"``, a file name).
+
+    Examples
+    --------
+    >>> try:
+    ...     as_boards([[[1, 2], [3, 0]], [[1, 1], [3, 0]]])
+    ... except BoardError as error:
+    ...     print(error.index, error.reason)
+    1 is not a permutation of 0..3: tile 1 appears 2 times; tile 2 is missing
+    """
+
+    def __init__(self, label: str, index, reason: str):
+        self.label, self.index, self.reason = label, index, reason
+        where = "board" if index is None else f"board {index}"
+        super().__init__(f"{label}: {where} {reason}")
+
+    def __reduce__(self):  # picklable across Dask workers
+        return (type(self), (self.label, self.index, self.reason))
+
+    def renumbered(self, offset: int) -> "BoardError":
+        """The same error with the index shifted by ``offset`` (a chunk's start in its batch)."""
+        index = self.index if self.index is None else self.index + offset
+        return type(self)(self.label, index, self.reason)
 
 
 def board_dtype(n_cells: int) -> np.dtype:
@@ -101,10 +134,6 @@ def _first_non_permutation_small(flat, n_cells):
         if mask != full:
             return b
     return -1
-
-
-def _where(single: bool, index: int) -> str:
-    return "board" if single else f"board {index}"
 
 
 def _describe_non_permutation(board: np.ndarray) -> str:
@@ -195,8 +224,9 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
         bad = finder(flat, n_cells)
         if bad >= 0:
             raise BoardError(
-                f"{label}: {_where(single, bad)} is not a permutation of 0..{n_cells - 1}: "
-                f"{_describe_non_permutation(flat[bad])}"
+                label,
+                None if single else bad,
+                f"is not a permutation of 0..{n_cells - 1}: {_describe_non_permutation(flat[bad])}",
             )
     return batch, single
 
@@ -210,8 +240,10 @@ def _check_range(batch: np.ndarray, n_cells: int, single: bool, label: str) -> N
     value = batch[index][bad_cells[index]][0]
     value = int(value) if batch.dtype.kind != "f" else value
     raise BoardError(
-        f"{label}: {_where(single, index)} holds {value}, outside 0..{n_cells - 1} "
-        f"(0 is the blank, tiles are 1..{n_cells - 1} for a {batch.shape[1]}x{batch.shape[2]} board)"
+        label,
+        None if single else index,
+        f"holds {value}, outside 0..{n_cells - 1} "
+        f"(0 is the blank, tiles are 1..{n_cells - 1} for a {batch.shape[1]}x{batch.shape[2]} board)",
     )
 
 

@@ -22,7 +22,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError('fastpuzzle.distributed needs Dask: pip install -e ".[dask]"') from exc
 
-from .boards import as_goal, board_dtype
+from .boards import BoardError, as_goal, board_dtype
 from .generate import _check_count, _fill_random, _prepare, block_boards, seed_key
 from .solvability import inversions as _inversions
 from .solvability import is_solvable as _is_solvable
@@ -84,21 +84,11 @@ def _offset(block_info) -> int:
     return block_info[0]["array-location"][0][0] if block_info else 0
 
 
-def _renumber(error: Exception, offset: int) -> Exception:
-    """The same error with the chunk's board index turned into the batch index."""
-    import re
-
-    def shift(match):
-        return f"board {int(match.group(1)) + offset}"
-
-    return type(error)(re.sub(r"board (\d+)", shift, str(error)))
-
-
 def _chunk_call(func, block, *args, block_info=None, **kwargs):
     try:
         return func(block, *args, **kwargs)
-    except (ValueError, TypeError) as error:
-        raise _renumber(error, _offset(block_info)) from None
+    except BoardError as error:
+        raise error.renumbered(_offset(block_info)) from None
 
 
 def _solvable_chunk(block, goal, check, block_info=None):
