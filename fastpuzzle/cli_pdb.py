@@ -92,7 +92,7 @@ def run(args) -> int:
             have = set(pdb.available())
             for name, spec in pdb.DATABASES.items():
                 m, n = spec["shape"]
-                size = sum(pdb._n_placements(m * n, len(p)) for p in spec["partition"])
+                size = sum(pdb.placement_count(m * n, len(p)) for p in spec["partition"])
                 state = "cached" if name in have else "not built"
                 print(f"{name:8s} {m}x{n}  {size / 1e6:8.1f} MB  {state}")
             print(f"cache: {pdb.cache_dir()}")

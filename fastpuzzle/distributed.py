@@ -268,9 +268,9 @@ def solve_many(boards, client=None, goal=None, heuristic="linear_conflict", max_
     """
     from distributed import get_client
 
-    from .search.solve import SolveManyResult, _check_options
+    from .search.solve import SolveManyResult, check_options
 
-    _check_options(heuristic, method, max_nodes, time_limit)
+    check_options(heuristic, method, max_nodes, time_limit)
     client = client or get_client()
     if isinstance(boards, da.Array):
         x = as_dask_boards(boards, chunk_boards)

@@ -11,12 +11,17 @@ so the move that undoes code ``c`` is ``3 - c``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ._jit import jit
 from .boards import as_boards
 
-__all__ = ["MOVE_CHARS", "ROW_STEP", "COL_STEP", "encode_moves", "decode_moves", "apply_moves"]
+__all__ = [
+    "MOVE_CHARS", "ROW_STEP", "COL_STEP", "encode_moves", "decode_moves", "apply_moves", "apply_codes",
+    "UNDO", "undo_code", "NO_PREVIOUS", "successor_tables", "neighbour_cells", "board_symmetries", "manhattan_table",
+]  # fmt: skip
 
 #: Move letter of each code.
 MOVE_CHARS = "ULRD"
@@ -81,7 +86,7 @@ def _step(r, c, code):
 
 
 @jit
-def _apply_codes(cells, m, n, codes):
+def apply_codes(cells, m, n, codes):
     """Apply move codes in place to the flat board ``cells``.
 
     Returns the index of the first illegal move (the blank would leave the
@@ -103,6 +108,9 @@ def _apply_codes(cells, m, n, codes):
         cells[target] = 0
         r, c = nr, nc
     return -1
+
+
+_apply_codes = apply_codes  # the former private name, still used by modules outside the search
 
 
 def apply_moves(board, moves, *, check: bool = True) -> np.ndarray:
@@ -139,8 +147,179 @@ def apply_moves(board, moves, *, check: bool = True) -> np.ndarray:
     codes = encode_moves(moves)
     m, n = batch.shape[1:]
     cells = batch[0].ravel().copy()
-    bad = _apply_codes(cells, m, n, codes)
+    bad = apply_codes(cells, m, n, codes)
     if bad >= 0:
         letter = MOVE_CHARS[int(codes[bad])]
         raise ValueError(f"move {bad} ({letter!r}) is illegal: it takes the blank off the {m}x{n} board")
     return cells.reshape(m, n)
+
+
+# ------------------------------------------------------------------ the undo rule
+
+
+#: The code of the move that undoes each code (``3 - code`` in Korf's order).
+UNDO = np.array([3, 2, 1, 0], np.uint8)
+
+
+@jit(inline="always")
+def undo_code(code):
+    """The move code that undoes ``code`` (U<->D, L<->R)."""
+    return 3 - code
+
+
+# ------------------------------------------------------------------ successor tables
+
+#: Previous-move slot meaning "no previous move" (the root) in :func:`successor_tables`.
+NO_PREVIOUS = 4
+
+
+@functools.lru_cache(maxsize=64)
+def successor_tables(m: int, n: int):
+    """Legal successors of every blank cell after every previous move.
+
+    The search engines generate moves from these tables alone, so a rule that
+    prunes move sequences has one place to act.
+
+    Parameters
+    ----------
+    m, n : int
+        Board shape.
+
+    Returns
+    -------
+    count : ndarray of int64, shape (m*n*5,)
+        ``count[cell * 5 + previous]``: number of legal moves of a blank at
+        ``cell`` whose previous move was ``previous`` (:data:`NO_PREVIOUS` at
+        the root), without the move that undoes ``previous``.
+    packed : ndarray of int64, shape (m*n*5*4,)
+        ``packed[(cell * 5 + previous) * 4 + k]`` is ``4 * target + code`` for
+        the ``k``-th of those moves in U L R D order: ``target`` is the cell
+        the blank reaches (one load gives both).
+
+    Examples
+    --------
+    >>> count, packed = successor_tables(2, 2)
+    >>> int(count[0 * 5 + NO_PREVIOUS]), [(int(p) >> 2, int(p) & 3) for p in packed[16:18]]
+    (2, [(1, 2), (2, 3)])
+    """
+    cells = m * n
+    count = np.zeros((cells, 5), np.int64)
+    packed = np.zeros((cells, 5, 4), np.int64)
+    for cell in range(cells):
+        r, c = divmod(cell, n)
+        for previous in range(5):
+            k = 0
+            for code in range(4):
+                nr, nc = r + int(ROW_STEP[code]), c + int(COL_STEP[code])
+                if not (0 <= nr < m and 0 <= nc < n) or (previous < 4 and code == UNDO[previous]):
+                    continue
+                packed[cell, previous, k] = (nr * n + nc) * 4 + code
+                k += 1
+            count[cell, previous] = k
+    count, packed = count.ravel(), packed.ravel()
+    count.setflags(write=False)
+    packed.setflags(write=False)
+    return count, packed
+
+
+def neighbour_cells(m: int, n: int) -> np.ndarray:
+    """Cell the blank reaches from each cell by each code, ``-1`` off the board.
+
+    Examples
+    --------
+    >>> neighbour_cells(2, 2).tolist()
+    [[-1, -1, 1, 2], [-1, 0, -1, 3], [0, -1, 3, -1], [1, 2, -1, -1]]
+    """
+    cell = np.arange(m * n)
+    r, c = cell // n, cell % n
+    nr = r[:, None] + ROW_STEP[None, :]
+    nc = c[:, None] + COL_STEP[None, :]
+    ok = (nr >= 0) & (nr < m) & (nc >= 0) & (nc < n)
+    return np.where(ok, nr * n + nc, -1).astype(np.int64)
+
+
+# ------------------------------------------------------------------ board symmetries
+
+
+def _identity(a):
+    return a
+
+
+def _flip_lr(a):
+    return a[..., :, ::-1]
+
+
+def _flip_ud(a):
+    return a[..., ::-1, :]
+
+
+def _rot180(a):
+    return a[..., ::-1, ::-1]
+
+
+def _transpose(a):
+    return np.swapaxes(a, -1, -2)
+
+
+def _anti_transpose(a):
+    return np.swapaxes(a[..., ::-1, ::-1], -1, -2)
+
+
+def _rot90(a):
+    return np.swapaxes(a, -1, -2)[..., :, ::-1]
+
+
+def _rot270(a):
+    return np.swapaxes(a, -1, -2)[..., ::-1, :]
+
+
+def board_symmetries(m: int, n: int) -> list:
+    """Symmetries of the ``m x n`` board: ``(name, transform, code_map)`` triples.
+
+    ``transform`` maps a board (or a batch, on its last two axes) to its
+    image; ``code_map[c]`` is the code the move ``c`` becomes on the image.
+    Rectangular boards have 4 symmetries, square ones 8.
+
+    Examples
+    --------
+    >>> [name for name, _, _ in board_symmetries(2, 3)]
+    ['identity', 'flip-lr', 'flip-ud', 'rot180']
+    >>> _, f, code_map = board_symmetries(3, 3)[4]
+    >>> f(np.arange(9).reshape(3, 3))[0].tolist(), decode_moves(code_map[encode_moves("UR")])
+    ([0, 3, 6], 'LD')
+    """
+    out = [
+        ("identity", _identity, np.array([0, 1, 2, 3], np.uint8)),
+        ("flip-lr", _flip_lr, np.array([0, 2, 1, 3], np.uint8)),
+        ("flip-ud", _flip_ud, np.array([3, 1, 2, 0], np.uint8)),
+        ("rot180", _rot180, np.array([3, 2, 1, 0], np.uint8)),
+    ]
+    if m == n:
+        out += [
+            ("transpose", _transpose, np.array([1, 0, 3, 2], np.uint8)),
+            ("anti-transpose", _anti_transpose, np.array([2, 3, 0, 1], np.uint8)),
+            ("rot90", _rot90, np.array([2, 0, 3, 1], np.uint8)),
+            ("rot270", _rot270, np.array([1, 3, 0, 2], np.uint8)),
+        ]
+    return out
+
+
+# ------------------------------------------------------------------ distances
+
+
+def manhattan_table(goal) -> np.ndarray:
+    """``table[tile, cell]``: Manhattan distance of ``tile`` at ``cell`` from its goal cell (0 for the blank).
+
+    Examples
+    --------
+    >>> manhattan_table(np.array([[1, 2], [3, 0]]))[1].tolist()
+    [0, 1, 1, 2]
+    """
+    goal = np.asarray(goal)
+    m, n = goal.shape
+    where = np.empty(m * n, np.int64)
+    where[goal.ravel().astype(np.int64)] = np.arange(m * n)
+    cell = np.arange(m * n)
+    table = np.abs(cell[None, :] // n - where[:, None] // n) + np.abs(cell[None, :] % n - where[:, None] % n)
+    table[0] = 0
+    return table

@@ -72,7 +72,8 @@ def neighbours(state, m, n):
 
 
 def bfs_distances(start, m, n):
-    """Breadth-first distances from ``start`` (a tuple) to every reachable state."""
+    """Breadth-first distances from ``start`` (a tuple) to every reachable state
+    (its keys: the exhaustive component of ``start``; small boards only)."""
     dist = {start: 0}
     queue = deque([start])
     while queue:
@@ -249,84 +250,20 @@ def manhattan_grid(board, goal_grid):
 # --- generation / board files (tests/test_generate.py, test_textio.py, test_cli.py) ---
 
 
-def naive_goal(m, n):
-    """Default goal as a tuple: 1..mn-1 row-major, blank last."""
-    return tuple(list(range(1, m * n)) + [0])
-
-
-def naive_reachable_from_goal(board, m, n, goal=None):
-    """Can ``board`` (flat sequence) reach ``goal`` (flat, default goal)?
-
-    Relabels tiles by their goal cell so the goal reads 1, 2, 3, ...; then for
-    m, n >= 2 compares inversions (blank skipped) + (blank row if the width is
-    even) mod 2 of both boards; for one row / column compares tile order.
-    """
-    board = [int(v) for v in board]
-    goal = list(naive_goal(m, n)) if goal is None else [int(v) for v in goal]
-    if m == 1 or n == 1:
-        return [v for v in board if v] == [v for v in goal if v]
-    rank = {}
-    for idx, v in enumerate(goal):
-        if v:
-            rank[v] = len(rank) + 1
-
-    def invariant(cells):
-        seq = [rank[v] for v in cells if v]
-        inv = 0
-        for i in range(len(seq)):
-            for j in range(i + 1, len(seq)):
-                if seq[i] > seq[j]:
-                    inv += 1
-        blank_row = cells.index(0) // n
-        return (inv + (blank_row if n % 2 == 0 else 0)) % 2
-
-    return invariant(board) == invariant(goal)
-
-
-def naive_neighbours(board, m, n):
-    """Boards one blank move away (flat tuples)."""
-    b = list(board)
-    p = b.index(0)
-    r, c = divmod(p, n)
-    out = []
-    for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
-        nr, nc = r + dr, c + dc
-        if 0 <= nr < m and 0 <= nc < n:
-            q = nr * n + nc
-            x = b[:]
-            x[p], x[q] = x[q], x[p]
-            out.append(tuple(x))
-    return out
-
-
-def naive_bfs_component(m, n, goal=None):
-    """Every board reachable from ``goal`` (exhaustive BFS; small boards only)."""
-    start = naive_goal(m, n) if goal is None else tuple(int(v) for v in goal)
-    seen = {start}
-    queue = deque([start])
-    while queue:
-        b = queue.popleft()
-        for x in naive_neighbours(b, m, n):
-            if x not in seen:
-                seen.add(x)
-                queue.append(x)
-    return seen
-
-
 def naive_biased_solvable(m, n, count, seed):
     """A deliberately BIASED generator: the classic wrong shuffle (swap each
     cell with a uniformly random cell of the whole board), then the same
     parity fix-up.  Used to show the uniformity test can fail."""
     rnd = random.Random(seed)
-    goal = naive_goal(m, n)
+    start = tuple(cells_of(goal(m, n)))
     N = m * n
     out = []
     for _ in range(count):
-        b = list(goal)
+        b = list(start)
         for i in range(N):
             j = rnd.randrange(N)
             b[i], b[j] = b[j], b[i]
-        if not naive_reachable_from_goal(b, m, n):
+        if not reachable([b[r * n:(r + 1) * n] for r in range(m)], goal(m, n)):
             if b.index(0) >= 2:
                 b[0], b[1] = b[1], b[0]
             else:

@@ -7,11 +7,14 @@ import pytest
 from fastpuzzle import apply_moves, goal_board
 from fastpuzzle.generate import generate_chunks, random_permutations, random_solvable, scramble
 
-from .naive import (
-    naive_bfs_component,
-    naive_biased_solvable,
-    naive_reachable_from_goal,
-)
+from . import naive
+from .naive import naive_biased_solvable
+
+
+def component(goal):
+    """Every board reachable from ``goal`` (flat tuples)."""
+    m, n = len(goal), len(goal[0])
+    return set(naive.bfs_distances(tuple(naive.cells_of(goal)), m, n))
 
 
 def chi2_critical(df, p_z=3.719):
@@ -38,7 +41,7 @@ def as_tuples(batch):
 
 @pytest.mark.parametrize("m,n,per_board", [(2, 3, 150), (2, 2, 3000), (3, 2, 150)])
 def test_uniform_over_all_solvable_boards(m, n, per_board):
-    support = naive_bfs_component(m, n)
+    support = component(naive.goal(m, n))
     assert len(support) == math.factorial(m * n) // 2  # 360 for 2x3, 12 for 2x2
     count = per_board * len(support)
     boards = random_solvable(m, n, count=count, seed=2024)
@@ -50,7 +53,7 @@ def test_uniform_over_all_solvable_boards(m, n, per_board):
 
 @pytest.mark.parametrize("m,n,per_board", [(2, 3, 150), (2, 2, 3000)])
 def test_uniformity_statistic_rejects_a_biased_generator(m, n, per_board):
-    support = naive_bfs_component(m, n)
+    support = component(naive.goal(m, n))
     biased = naive_biased_solvable(m, n, per_board * len(support), seed=1)
     assert chi2_stat(biased, support) > chi2_critical(len(support) - 1)
 
@@ -65,7 +68,7 @@ def test_random_permutations_uniform_over_all_boards():
 
 def test_uniform_with_custom_goal():
     goal = np.array([[0, 5, 2], [4, 3, 1]])
-    support = naive_bfs_component(2, 3, goal.ravel())
+    support = component(goal)
     boards = random_solvable(2, 3, count=150 * 360, seed=3, goal=goal)
     assert chi2_stat(as_tuples(boards), support) < chi2_critical(359)
 
@@ -76,7 +79,7 @@ def test_every_board_is_solvable(m, n):
     assert boards.shape == (300, m, n)
     for b in boards:
         assert sorted(b.ravel().tolist()) == list(range(m * n))
-        assert naive_reachable_from_goal(b.ravel(), m, n)
+        assert naive.reachable(b, naive.goal(m, n))
 
 
 @pytest.mark.parametrize("m,n", [(3, 3), (4, 4), (2, 5)])
@@ -85,12 +88,12 @@ def test_custom_goal(m, n, rng):
         goal = rng.permutation(m * n).reshape(m, n)
         boards = random_solvable(m, n, count=200, seed=trial, goal=goal)
         for b in boards:
-            assert naive_reachable_from_goal(b.ravel(), m, n, goal=goal.ravel())
+            assert naive.reachable(b, goal)
 
 
 def test_random_permutations_are_half_solvable():
     boards = random_permutations(3, 3, count=4000, seed=11)
-    share = np.mean([naive_reachable_from_goal(b.ravel(), 3, 3) for b in boards])
+    share = np.mean([naive.reachable(b, naive.goal(3, 3)) for b in boards])
     assert 0.45 < share < 0.55  # binomial sd 0.008: this is a 6-sigma band
 
 
@@ -123,7 +126,7 @@ def test_single_board_and_dtypes():
     assert (b == random_solvable(3, 3, count=4, seed=1)[0]).all()
     big = random_solvable(17, 17, count=2, seed=1)
     assert big.dtype == np.uint16
-    assert naive_reachable_from_goal(big[0].ravel(), 17, 17)
+    assert naive.reachable(big[0], naive.goal(17, 17))
     assert random_solvable(4, 4, count=0, seed=1).shape == (0, 4, 4)
 
 
@@ -221,7 +224,7 @@ def test_scramble_walks(m, n):
     for b, w in zip(boards, walks):
         assert len(w) == 25
         assert (apply_moves(goal, w) == b).all()
-        assert naive_reachable_from_goal(b.ravel(), m, n)
+        assert naive.reachable(b, naive.goal(m, n))
         if m > 1 and n > 1:
             assert all(undo[w[i]] != w[i + 1] for i in range(len(w) - 1))
     _, codes = scramble(m, n, 25, count=200, seed=1, return_moves="codes")

@@ -239,15 +239,59 @@ def test_partial_partition_needs_goal_check(bfs3, rng):
 def test_budgets(db44):
     hard = np.array([[8, 6, 7], [2, 5, 4], [3, 0, 1]])
     s = pdb.solve_with_pdb(hard, database=db44, max_nodes=20)
-    assert s.status == "budget" and s.length == 0 and not s.solved and s.nodes <= 20
-    s = pdb.solve_with_pdb(hard, database=db44, time_limit=0.0)
-    assert s.status == "budget"
+    assert s.status == "budget" and s.length == 0 and not s.solved and s.nodes == 20
     s = pdb.solve_with_pdb(hard, database=db44, max_nodes=10**7)
     assert s.status == "optimal" and s.length == 31
+    many = pdb.solve_many_with_pdb(np.stack([hard, hard]), database=db44, max_nodes=20)
+    assert [(x.status, x.nodes) for x in many] == [("budget", 20)] * 2
+
+
+@pytest.mark.parametrize(
+    "options,error,match",
+    [
+        (dict(max_nodes=0), ValueError, "max_nodes must be at least 1"),
+        (dict(max_nodes=-5), ValueError, "max_nodes must be at least 1"),
+        (dict(max_nodes="10"), TypeError, "max_nodes must be a positive integer"),
+        (dict(max_nodes=1.5), TypeError, "max_nodes must be a positive integer"),
+        (dict(max_nodes=True), TypeError, "max_nodes must be a positive integer"),
+        (dict(time_limit=-1), ValueError, "time_limit must be a positive"),
+        (dict(time_limit=float("nan")), ValueError, "time_limit must be a positive"),
+        (dict(time_limit=0.0), ValueError, "time_limit must be a positive"),
+        (dict(database=5), TypeError, "database must be"),
+    ],
+)
+def test_options_refused_like_solve(db44, options, error, match):
+    board = [[1, 2, 3], [4, 5, 6], [7, 0, 8]]
+    with pytest.raises(error, match=match):
+        pdb.solve_with_pdb(board, **{"database": db44, **options})
+    with pytest.raises(error, match=match):
+        pdb.solve_many_with_pdb([board], **{"database": db44, **options})
+
+
+@pytest.mark.parametrize("partition", [[(1, 2, 3, 4), (5, 6, 7, 8)], [(1, 2, 3)], [(2, 4), (6, 8)]])
+def test_node_counts_equal_plain_ida(partition, bfs3, rng):
+    """The engine with a pattern database counts nodes as a plain recursive
+    IDA* with the same heuristic (Korf's count), partial partitions included."""
+    db = pdb.build_partition((3, 3), partition)
+    g = naive.cells_of(naive.goal(3, 3))
+
+    def h(cells, m, n, goal_cells):
+        return int(db.lookup(np.array(cells).reshape(m, n)))
+
+    states = list(bfs3)
+    boards = [np.array(states[i]).reshape(3, 3) for i in rng.choice(len(states), 6, replace=False)]
+    many = pdb.solve_many_with_pdb(np.stack(boards), database=db)
+    for b, s_many in zip(boards, many):
+        length, nodes = naive.ida_nodes(naive.cells_of(b), 3, 3, g, h)
+        if length == 0:
+            nodes = 0  # no search from the goal itself
+        s = pdb.solve_with_pdb(b, database=db)
+        assert (s.length, s.nodes) == (s_many.length, s_many.nodes) == (length, nodes)
+        assert s.verify(b) and s.method == s_many.method == "ida"
 
 
 def test_errors(db44):
-    with pytest.raises(ValueError, match="unsolvable"):
+    with pytest.raises(ValueError, match="the board cannot reach the goal"):
         pdb.solve_with_pdb([[1, 2, 3], [4, 5, 6], [8, 7, 0]], database=db44)
     with pytest.raises(ValueError, match="board 1"):
         pdb.solve_many_with_pdb([goal_board(3, 3), [[1, 2, 3], [4, 5, 6], [8, 7, 0]]], database=db44)
@@ -271,6 +315,8 @@ def test_errors(db44):
         pdb.build_partition((3, 3), [(1, 9)])
     with pytest.raises(ValueError, match="at least 2 rows"):
         pdb.build_partition((1, 5), [(1, 2)])
+    with pytest.raises(ValueError, match="does not fit"):
+        pdb.build_partition((3, 3), [(1, 2, 3, 4, 5, 6, 7, 8)])
     with pytest.raises(ValueError, match="batch"):
         pdb.solve_with_pdb(np.stack([goal_board(3, 3)] * 2), database=db44)
 
@@ -290,6 +336,50 @@ def test_cache_round_trip(db44, tmp_path):
     (built.path / "tables.npy").write_bytes((built.path / "tables.npy").read_bytes()[:-10])
     with pytest.raises(ValueError):
         pdb.load("4-4")
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda d: (d / "meta.json").write_text("{not json"),
+        lambda d: (d / "meta.json").write_text("[1, 2]"),
+        lambda d: (d / "meta.json").write_text('{"format": 1}'),
+        lambda d: _edit_meta(d, offsets=[0, 5]),
+        lambda d: _edit_meta(d, goal=[1, 1, 2, 3, 4, 5, 6, 7, 8]),
+        lambda d: _edit_meta(d, goal=[1, 2, 3]),
+        lambda d: _edit_meta(d, shape=[3]),
+        lambda d: _edit_meta(d, partition=[[1, "x"]]),
+        lambda d: (d / "tables.npy").write_bytes(b"garbage"),
+        lambda d: np.save(d / "tables.npy", np.zeros(6048, np.int64)),
+    ],
+)
+def test_corrupted_cache_gives_value_error(spoil):
+    built = pdb.build("4-4", progress=False)
+    spoil(built.path)
+    with pytest.raises(ValueError, match="rebuild it"):
+        pdb.load("4-4")
+
+
+def _edit_meta(directory, **changes):
+    import json
+
+    meta = json.loads((directory / "meta.json").read_text())
+    meta.update(changes)
+    (directory / "meta.json").write_text(json.dumps(meta))
+
+
+def test_concurrent_builds_of_one_database(tmp_path):
+    """Threads that all need a missing database build it once, into one cache entry."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        dbs = list(pool.map(lambda _: pdb.build("4-4", progress=False), range(4)))
+    assert all(np.array_equal(np.asarray(d.data), np.asarray(dbs[0].data)) for d in dbs)
+    assert sorted(p.name for p in dbs[0].path.iterdir()) == ["meta.json", "tables.npy"]  # no temp file left
+    boards = np.stack([apply_moves(goal_board(3, 3), "ULDR"[: k + 1]) for k in range(4)])
+    with ThreadPoolExecutor(2) as pool:
+        lengths = list(pool.map(lambda b: pdb.solve_with_pdb(b).length, boards))
+    assert lengths == [s.length for s in pdb.solve_many_with_pdb(boards)]
 
 
 def test_15_puzzle_with_555(rng):
@@ -344,7 +434,7 @@ def test_cli(tmp_path, capsys, bfs3):
     f.write_text("1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 8 7 0\n")
     assert main(["pdb", "solve", str(f)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "boards.txt:2:" in err and "unsolvable" in err
+    assert err.count("\n") == 1 and "boards.txt:2:" in err and "cannot reach the goal" in err
     f.write_text("1 2 3 4 5\n")
     assert main(["pdb", "solve", str(f)]) == 2
     assert "boards.txt:1:" in capsys.readouterr().err
@@ -363,7 +453,7 @@ def test_parallel_build_equals_serial():
 
 
 def test_parallel_lookup_equals_serial(db44, all3):
-    from fastpuzzle.pdb import _lookup_batch, _lookup_batch_parallel
+    from fastpuzzle.search.pdb.heuristic import _lookup_batch, _lookup_batch_parallel
 
     boards = all3[0]
     args = (boards.reshape(len(boards), -1), db44.data, *db44._kernel_arrays()[:4], *db44._kernel_arrays()[5:], True)

@@ -162,7 +162,7 @@ def test_scan_mode_equals_table_mode(monkeypatch):
     monkeypatch.setattr(H, "LC_TABLE_MAX_LINE", 3)
     H._cached_tables.cache_clear()
     try:
-        assert not ida.search_tables(4, 4, KORF_GOAL).use_table
+        assert not H.search_tables(4, 4, KORF_GOAL).use_table
         after = [fp.solve(boards[i], KORF_GOAL) for i in (8, 11)]
     finally:
         H._cached_tables.cache_clear()
@@ -335,40 +335,29 @@ def test_bad_boards():
         fp.solve_many([[[1, 2], [3, 0]]], threads="2")
 
 
-def test_dispatch_to_constructive_and_pdb(monkeypatch):
+def test_dispatch_to_constructive_and_pdb(monkeypatch, tmp_path):
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     calls = []
 
     def fake_constructive(board, goal=None, count_only=False):
         calls.append(("constructive", board.shape))
         return fp.Solution(np.array([2], np.uint8), status="found", method="constructive")
 
-    def fake_pdb(board, goal=None, database=None, max_nodes=None, time_limit=None):
-        calls.append(("pdb", max_nodes))
-        return fp.Solution(np.array([2], np.uint8), status="optimal", method="pdb", heuristic="pdb")
-
-    monkeypatch.setattr(solve_mod, "_constructive", lambda: fake_constructive)
-    monkeypatch.setattr(solve_mod, "_pdb", lambda: fake_pdb)
+    monkeypatch.setattr(solve_mod, "solve_constructive", fake_constructive)
     board5 = np.arange(1, 26).reshape(5, 5) % 25
     board5[4, 3], board5[4, 4] = 0, 24
     assert fp.solve(board5).method == "constructive"  # auto: more than 16 cells
     assert fp.solve(board5, method="ida").method == "ida"
-    assert fp.solve([[1, 2, 3], [4, 5, 6], [7, 0, 8]], heuristic="pdb", max_nodes=9).method == "pdb"
-    assert calls == [("constructive", (5, 5)), ("pdb", 9)]
+    assert calls == [("constructive", (5, 5))]
     res = fp.solve_many(np.stack([board5, board5]))
     assert res.method == "constructive" and res.moves == ["R", "R"] and res.status.tolist() == ["found"] * 2
-
-
-def test_missing_optional_solvers(monkeypatch):
-    monkeypatch.setattr(solve_mod, "_constructive", lambda: None)
-    monkeypatch.setattr(solve_mod, "_pdb", lambda: None)
-    board5 = np.arange(1, 26).reshape(5, 5) % 25
-    board5[4, 3], board5[4, 4] = 0, 24
-    sol = fp.solve(board5)  # auto falls back to IDA*
-    assert sol.method == "ida" and sol.moves == "R"
-    with pytest.raises(ValueError, match="constructive"):
-        fp.solve(board5, method="constructive")
-    with pytest.raises(ValueError, match="pdb"):
-        fp.solve([[1, 2, 3], [4, 5, 6], [7, 0, 8]], heuristic="pdb")
+    # pattern databases run on the same engine: same method, same node counting, in solve and solve_many
+    board3 = np.array([[1, 2, 3], [4, 5, 6], [7, 0, 8]])
+    one = fp.solve(board3, heuristic="pdb")
+    many = fp.solve_many(board3[None], heuristic="pdb")
+    assert (one.method, one.heuristic, one.moves) == ("ida", "pdb:4-4", "R")
+    assert (many.method, many.heuristic, many.moves, many.nodes.tolist()) == ("ida", "pdb:4-4", ["R"], [one.nodes])
+    assert one.nodes == 1 + 2  # the root, then its two children (the second is the goal)
 
 
 def test_solve_many_progress_bar(capsys, rng):
@@ -451,14 +440,13 @@ def test_cli_add_parser():
     assert args.run is cli_solve.run and args.max_nodes == 5 and args.time_limit == 1.5
 
 
-def test_ida_refuses_huge_boards(monkeypatch):
-    monkeypatch.setattr(solve_mod, "_constructive", lambda: None)
+def test_ida_refuses_huge_boards():
     board = fp.goal_board(21, 20)
     board.ravel()[-2:] = board.ravel()[-2:][::-1].copy()  # blank one step left of its goal cell
     with pytest.raises(ValueError, match="at most 400 cells"):
         fp.solve(board, method="ida")
     with pytest.raises(ValueError, match="at most 400 cells"):
-        fp.solve_many(board[None])
+        fp.solve_many(board[None], method="ida")
     sol = fp.solve(fp.goal_board(20, 20)[::-1, ::-1].copy(), fp.goal_board(20, 20)[::-1, ::-1].copy())
     assert sol.length == 0
 

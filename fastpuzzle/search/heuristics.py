@@ -1,4 +1,5 @@
-"""Admissible heuristics for sliding-tile boards: Manhattan distance and linear conflict.
+"""Admissible heuristics for sliding-tile boards: Manhattan distance, linear
+conflict, and (from :mod:`fastpuzzle.search.pdb`) additive pattern databases.
 
 Both are lower bounds on the number of moves to the goal:
 
@@ -32,8 +33,13 @@ import numpy as np
 
 from .._jit import jit, pjit, use_threads
 from ..boards import as_boards, as_goal
+from ..moves import manhattan_table, neighbour_cells
+from .pdb import GoalPlan, choose_database
 
-__all__ = ["manhattan", "linear_conflict", "conflict_penalty", "goal_coordinates"]
+__all__ = [
+    "manhattan", "linear_conflict", "conflict_penalty", "pattern_database", "goal_coordinates",
+    "SearchTables", "search_tables",
+]  # fmt: skip
 
 #: Lines up to this long use a lookup table of all line contents for the
 #: incremental linear conflict ((L+1)**L bytes); longer lines are rescanned.
@@ -239,6 +245,37 @@ def conflict_penalty(boards, goal=None):
     return _evaluate(boards, goal, 1)
 
 
+def pattern_database(boards, goal=None, database=None):
+    """Additive pattern-database bound of each board (see :mod:`fastpuzzle.pdb`).
+
+    Parameters
+    ----------
+    boards : array_like, shape (m, n) or (B, m, n)
+        Boards, ``0`` = blank.
+    goal : array_like, shape (m, n), optional
+        Target board; default tiles ``1..mn-1`` row-major, blank last.  Any
+        goal a board symmetry maps onto the database's goal blank works.
+    database : str or PatternDatabase, optional
+        As in :func:`fastpuzzle.pdb.solve_with_pdb` (default: the strongest
+        cached database for the shape; quick ones are built).
+
+    Returns
+    -------
+    int for one board, ndarray of int64 shape (B,) for a batch.
+
+    Examples
+    --------
+    >>> pattern_database([[1, 2, 3], [4, 5, 6], [0, 7, 8]], database="4-4")
+    2
+    """
+    batch, single = as_boards(boards, label="boards")
+    m, n = batch.shape[1:]
+    target = as_goal(goal, m, n)
+    db = choose_database((m, n), database)
+    values = db.lookup(GoalPlan(db, target).map_board(batch))
+    return int(values[0]) if single else values
+
+
 # ------------------------------------------------------- tables for the search kernel
 
 
@@ -277,70 +314,43 @@ def _lc_uses_table(m: int, n: int) -> bool:
 
 
 class SearchTables:
-    """Per-(shape, goal) tables the IDA* kernel reads (built once, cached).
+    """Per-(shape, goal) tables for the incremental Manhattan and linear-conflict
+    heuristics inside the IDA* engine (built once, cached).
 
     Cells are row-major indices, moves are codes 0..3 (U L R D, the blank's
-    direction).  ``idx = (tile * N + blank) * 4 + op`` addresses a move of the
-    blank from cell ``blank`` in direction ``op``, which slides ``tile`` from
-    the neighbouring cell into ``blank``.
+    direction).  A move of the blank from cell ``blank`` in direction ``op``
+    slides ``tile`` from the neighbouring cell into ``blank``; its entry in
+    the per-move tables is at ``tile * tile_stride + blank * 4 + op``, where
+    ``tile_stride`` is ``4*N`` rounded up to a power of two (the engine finds
+    a tile's row with a shift).
 
     Attributes
     ----------
-    nbr : int64 (N*4,)
-        Neighbour of a cell in each direction, -1 off the board.
-    succ_n, succ_op, succ_src : int64 (N*5,), (N*5*4,), (N*5*4,)
-        For a blank cell and the previous move (4 = none), the legal moves in
-        U L R D order without the move that undoes the previous one, and
-        ``4 * cell + op`` with the cell each one takes the blank to.
-    mv : int64 (N*tile_stride,)
-        Packed ``(dmd + 1) | gl << 2 | dw << 16`` (what the kernel reads), at
-        ``tile * tile_stride + blank * 4 + op``; ``tile_stride`` is ``4*N``
-        rounded up to a power of two (so is the layout of ``ol`` and ``ow``).
-    dmd : int8 (N*N*4,)
-        Change of Manhattan distance for move ``idx``.
-    gl, dw : int32 (N*N*4,)
-        Goal line whose conflict penalty the move can change (``m+n`` = a dummy
-        line that never changes) and the change of that line's code.
-    ol, ow : int32 (N*tile_stride,)
-        The line the tile moves along when it is in its goal line (its position
-        digit shifts; the penalty is unchanged) and the change of its code.
+    move_word : int64 (N*tile_stride,)
+        Packed ``(Manhattan change + 1) | line << 2 | line code change << 16``:
+        the goal line whose conflict penalty the move can change (``m+n`` = a
+        dummy line that never changes) and the change of that line's code.
+        One load instead of three in the hot loop.
+    along_line, along_delta : int32 (N*tile_stride,)
+        The line the tile moves along when it is in its goal line (its
+        position digit shifts; the penalty is unchanged) and the change of
+        its code.
     line_table : int8
-        Penalty of each line code; row codes first, column codes offset by the
-        row table size.  A single 0 when lines are too long (rescanned instead).
+        Penalty of each line code; row codes first, column codes offset by
+        ``col_offset``.  A single 0 when lines are too long (rescanned
+        instead: ``use_table`` is False).
+    goal_row, goal_col : int64 (N,)
+        Goal row and column of every tile.
     """
 
     def __init__(self, m: int, n: int, goal_flat: np.ndarray):
         N = m * n
         self.m, self.n, self.N = m, n, N
-        grow, gcol = _goal_coords(goal_flat.reshape(m, n))
-        self.grow, self.gcol = grow, gcol
+        goal_row, goal_col = _goal_coords(goal_flat.reshape(m, n))
+        self.goal_row, self.goal_col = goal_row, goal_col
+        nbr = neighbour_cells(m, n)
         cell = np.arange(N)
-        r, c = cell // n, cell % n
-        dr = np.array([-1, 0, 0, 1])
-        dc = np.array([0, -1, 1, 0])
-        nr = r[:, None] + dr[None, :]
-        nc = c[:, None] + dc[None, :]
-        ok = (nr >= 0) & (nr < m) & (nc >= 0) & (nc < n)
-        nbr = np.where(ok, nr * n + nc, -1)
-        self.nbr = nbr.ravel().astype(np.int64)
-        succ_n = np.zeros((N, 5), np.int64)
-        succ_op = np.zeros((N, 5, 4), np.int64)
-        succ_src = np.zeros((N, 5, 4), np.int64)
-        for b in range(N):
-            for prev in range(5):
-                k = 0
-                for op in range(4):
-                    if nbr[b, op] >= 0 and not (prev < 4 and op == 3 - prev):
-                        succ_op[b, prev, k] = op
-                        succ_src[b, prev, k] = nbr[b, op] * 4 + op
-                        k += 1
-                succ_n[b, prev] = k
-        self.succ_n = succ_n.ravel()
-        self.succ_op = succ_op.ravel()
-        self.succ_src = succ_src.ravel()
-
-        md = np.abs(r[None, :] - grow[:, None]) + np.abs(c[None, :] - gcol[:, None])  # (tile, cell)
-        md[0] = 0
+        md = manhattan_table(goal_flat.reshape(m, n))  # (tile, cell)
         dummy = m + n
         use_table = _lc_uses_table(m, n)
         # Positional digit weights of the line codes; only the table mode uses
@@ -356,7 +366,7 @@ class SearchTables:
         src = np.where(src >= 0, src, 0)
         b = cell[None, :, None]
         rb, cb, rs, cs = b // n, b % n, src // n, src % n
-        gr, gc = grow[t], gcol[t]
+        gr, gc = goal_row[t], goal_col[t]
         dmd = np.where(valid, md[t, b] - md[t, src], 0)
         vertical = np.isin(np.arange(4), (0, 3))[None, None, :]
         prow = row_base ** np.arange(n, dtype=np.int64)  # digit weight of each column in a row code
@@ -370,43 +380,38 @@ class SearchTables:
         h_leave = valid & ~vertical & (gc == cs)
         h_enter = valid & ~vertical & ~h_leave & (gc == cb)
         h_along = valid & ~vertical & (gr == rb)
-        gl = np.full((N, N, 4), dummy, np.int64)
-        dw = np.zeros((N, N, 4), np.int64)
-        ol = np.full((N, N, 4), dummy, np.int64)
-        ow = np.zeros((N, N, 4), np.int64)
         shape = (N, N, 4)
-        for mask, line, delta in (
+        line = np.full(shape, dummy, np.int64)
+        code_change = np.zeros(shape, np.int64)
+        along = np.full(shape, dummy, np.int64)
+        along_change = np.zeros(shape, np.int64)
+        for mask, changed, delta in (
             (v_leave, rs, -wgt * (gc + 1) * prow[cs]),
             (v_enter, rb, wgt * (gc + 1) * prow[cb]),
             (h_leave, m + cs, -wgt * (gr + 1) * pcol[rs]),
             (h_enter, m + cb, wgt * (gr + 1) * pcol[rb]),
         ):
-            gl = np.where(mask, np.broadcast_to(line, shape), gl)
-            dw = np.where(mask, np.broadcast_to(delta, shape), dw)
-        for mask, line, delta in (
+            line = np.where(mask, np.broadcast_to(changed, shape), line)
+            code_change = np.where(mask, np.broadcast_to(delta, shape), code_change)
+        for mask, changed, delta in (
             (v_along, m + cb, wgt * (gr + 1) * (pcol[rb] - pcol[rs])),
             (h_along, rb, wgt * (gc + 1) * (prow[cb] - prow[cs])),
         ):
-            ol = np.where(mask, np.broadcast_to(line, shape), ol)
-            ow = np.where(mask, np.broadcast_to(delta, shape), ow)
+            along = np.where(mask, np.broadcast_to(changed, shape), along)
+            along_change = np.where(mask, np.broadcast_to(delta, shape), along_change)
         if m + n >= 1 << 14:
             raise ValueError(f"boards with {m}+{n} lines are too large for the search tables")
-        # One word per move: Manhattan change, changed goal line and its code
-        # change, decoded with shifts (one load instead of three in the hot loop).
-        # Rows of the per-move tables are padded to a power of two so that the
-        # kernel finds a tile's row with a shift instead of a multiply.
         stride = 1 << int(4 * N - 1).bit_length()
         self.tile_stride = stride
+        self.tile_shift = stride.bit_length() - 1
 
         def padded(a, fill, dtype):
             out = np.full((N, stride), fill, dtype)
             out[:, : 4 * N] = a.reshape(N, 4 * N)
             return out.ravel()
 
-        self.mv = padded((dmd + 1) | (gl << 2) | (dw << 16), 1 | (dummy << 2), np.int64)
-        self.ol, self.ow = padded(ol, dummy, np.int32), padded(ow, 0, np.int32)
-        self.dmd = dmd.ravel().astype(np.int8)
-        self.gl, self.dw = gl.ravel().astype(np.int32), dw.ravel().astype(np.int32)
+        self.move_word = padded((dmd + 1) | (line << 2) | (code_change << 16), 1 | (dummy << 2), np.int64)
+        self.along_line, self.along_delta = padded(along, dummy, np.int32), padded(along_change, 0, np.int32)
         self.use_table = use_table
         if use_table:
             self.line_table = np.concatenate([_line_table(n), _line_table(m)])
@@ -414,8 +419,130 @@ class SearchTables:
         else:
             self.line_table = np.zeros(1, np.int8)
             self.col_offset = 0
-        for name in ("nbr", "succ_n", "succ_op", "succ_src", "mv", "dmd", "gl", "dw", "ol", "ow", "line_table", "grow", "gcol"):
+        for name in ("move_word", "along_line", "along_delta", "line_table", "goal_row", "goal_col"):
             getattr(self, name).setflags(write=False)
+
+    def kernel_tables(self) -> tuple:
+        """The tables in the order the engine's ``lc_*`` kernels read them."""
+        return (self.move_word, self.along_line, self.along_delta, self.line_table, self.goal_row, self.goal_col,
+                self.col_offset, self.tile_shift)  # fmt: skip
+
+
+# ------------------------------------------- the heuristic inside the IDA* engine
+
+#: Kind codes of the incremental heuristics below (the engine adds its own).
+KIND_MANHATTAN = 0  # Manhattan distance alone
+KIND_LC_TABLE = 1  # linear conflict, line codes and a penalty table
+KIND_LC_SCAN = 2  # linear conflict, rescanning the one changed line
+
+
+@jit(inline="always")
+def as_unsigned(i):
+    """An index known to be >= 0 as unsigned: Numba then skips the negative-index wraparound."""
+    return np.uintp(i)
+
+
+@jit
+def lc_new_state(m, n):
+    """Per-search state: line codes, line penalties, a scratch line."""
+    return np.zeros(m + n + 1, np.int64), np.zeros(m + n + 1, np.int64), np.empty(max(m, n), np.int64)
+
+
+@jit
+def _line_penalty(cells, m, n, line, goal_row, goal_col, seq):
+    if line < m:
+        return 2 * _row_removals(cells, m, n, line, goal_row, goal_col, seq)
+    return 2 * _col_removals(cells, m, n, line - m, goal_row, goal_col, seq)
+
+
+@jit
+def lc_start(cells, m, n, tables, kind, state):
+    """Fill ``state`` for the flat board ``cells``; returns ``h``."""
+    line_table, goal_row, goal_col, col_offset = tables[3], tables[4], tables[5], tables[6]
+    line_codes, line_penalty, seq = state
+    h = _manhattan_one(cells, n, goal_row, goal_col)
+    if kind == KIND_LC_TABLE:
+        for r in range(m):
+            code = 0
+            weight = 1
+            for c in range(n):
+                t = cells[r * n + c]
+                if t != 0 and goal_row[t] == r:
+                    code += (goal_col[t] + 1) * weight
+                weight *= n + 1
+            line_codes[r] = code
+        for c in range(n):
+            code = col_offset
+            weight = 1
+            for r in range(m):
+                t = cells[r * n + c]
+                if t != 0 and goal_col[t] == c:
+                    code += (goal_row[t] + 1) * weight
+                weight *= m + 1
+            line_codes[m + c] = code
+        for line in range(m + n):
+            h += line_table[line_codes[line]]
+    elif kind == KIND_LC_SCAN:
+        for line in range(m + n):
+            line_penalty[line] = _line_penalty(cells, m, n, line, goal_row, goal_col, seq)
+            h += line_penalty[line]
+    return h
+
+
+@jit
+def lc_child(cells, m, n, tables, kind, state, tile, src, blank, op, parent_h):
+    """``h`` after ``tile`` slides from ``src`` into ``blank`` (move ``op``),
+    plus what :func:`lc_push` needs: the changed line and its code change
+    (table) or new penalty (scan)."""
+    move_word, line_table, goal_row, goal_col, tile_shift = tables[0], tables[3], tables[4], tables[5], tables[7]
+    line_codes, line_penalty, seq = state
+    word = move_word[as_unsigned((tile << tile_shift) + 4 * blank + op)]
+    h = parent_h + (word & 3) - 1
+    line = (word >> 2) & 0x3FFF
+    value = 0
+    if kind == KIND_LC_TABLE:
+        value = word >> 16
+        code = line_codes[as_unsigned(line)]
+        h += line_table[as_unsigned(code + value)] - line_table[as_unsigned(code)]
+    elif kind == KIND_LC_SCAN and line != m + n:
+        cells[as_unsigned(blank)] = tile  # rescanned with the move made, then put back
+        cells[as_unsigned(src)] = 0
+        value = _line_penalty(cells, m, n, line, goal_row, goal_col, seq)
+        cells[as_unsigned(src)] = tile
+        cells[as_unsigned(blank)] = 0
+        h += value - line_penalty[as_unsigned(line)]
+    return h, line, value
+
+
+@jit
+def lc_push(m, n, tables, kind, state, tile, blank, op, line, value, undo, depth):
+    """Make the move of :func:`lc_child` in ``state``; a rescanned line's old penalty goes to ``undo[depth]``."""
+    along_line, along_delta, tile_shift = tables[1], tables[2], tables[7]
+    line_codes, line_penalty, seq = state
+    if kind == KIND_LC_TABLE:
+        idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+        line_codes[as_unsigned(line)] += value
+        line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
+    elif kind == KIND_LC_SCAN and line != m + n:
+        undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(line)]
+        line_penalty[as_unsigned(line)] = value
+
+
+@jit
+def lc_pop(m, n, tables, kind, state, tile, blank, op, undo, depth):
+    """Undo :func:`lc_push` (``tile`` had slid into ``blank`` by move ``op``)."""
+    move_word, along_line, along_delta, tile_shift = tables[0], tables[1], tables[2], tables[7]
+    line_codes, line_penalty, seq = state
+    if kind == KIND_MANHATTAN:
+        return
+    idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+    word = move_word[idx]
+    line = (word >> 2) & 0x3FFF
+    if kind == KIND_LC_TABLE:
+        line_codes[as_unsigned(line)] -= word >> 16
+        line_codes[as_unsigned(along_line[idx])] -= along_delta[idx]
+    elif line != m + n:
+        line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]
 
 
 @functools.lru_cache(maxsize=32)

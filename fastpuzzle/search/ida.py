@@ -1,51 +1,65 @@
-"""Optimal search: iterative-deepening A* (IDA*) in one Numba kernel.
+"""Optimal search: the one iterative-deepening A* (IDA*) engine, for every heuristic.
 
-The kernel keeps the whole search in preallocated arrays: the board as a flat
+The engine keeps the whole search in preallocated arrays: the board as a flat
 ``uint8``/``uint16`` array changed in place, and an explicit stack holding,
-per depth, the blank's cell, ``h``, the previous move and the index of the
-next successor to try.  No recursion, no Python objects, no allocation in the
-loop.
+per depth, the blank's cell, ``h`` and the index of the next successor to
+try.  No recursion, no Python objects, no allocation in the loop.  See
+``docs/search.md`` for the whole story.
 
-* Moves are generated in Korf's order, blank Up, Left, Right, Down (codes
-  0..3); the move that undoes the previous one is never generated (a table of
-  legal successors per blank cell and previous move gives the list directly).
-* ``h`` is updated incrementally: a table gives the Manhattan change of every
-  (tile, cell, move); for linear conflict each row and column keeps a small
-  integer code of its contents, and a table of all codes gives its penalty, so
-  a move costs two lookups for the one line whose penalty can change (see
-  :class:`fastpuzzle.search.heuristics.SearchTables`).  Boards with lines
-  longer than ``LC_TABLE_MAX_LINE`` rescan that one line instead.
-
-Node count (``Solution.nodes``): the number of nodes **generated**, summed over
-all iterations: the root once plus every child generated in every iteration
-(children pruned by the cost bound included), the last iteration stopping at
-the first goal found.  With
-``heuristic="manhattan"`` this reproduces the node counts Korf (1985)
-published for his 100 15-puzzle instances.
-
-Budgets: ``max_nodes`` is compared with the node count at every node;
-``time_limit`` reads the clock every :data:`CLOCK_INTERVAL` nodes (about a
-millisecond of search).  On Linux the kernel calls ``clock_gettime`` directly
-(about 50 ns, no GIL); elsewhere it reads ``time.perf_counter`` in object mode.
+* **Moves** come from :func:`fastpuzzle.moves.successor_tables` alone, in
+  Korf's order (blank Up, Left, Right, Down; codes 0..3), without the move
+  that undoes the previous one.  A rule that prunes move sequences replaces
+  those tables and touches nothing else.
+* **Heuristics** plug in by a kind code and their tables: ``KIND_MANHATTAN``,
+  ``KIND_LC_TABLE``, ``KIND_LC_SCAN`` (:mod:`fastpuzzle.search.heuristics`)
+  and ``KIND_PDB`` (:mod:`fastpuzzle.search.pdb.heuristic`).  Each provides
+  four kernels, called for every node: *start* (``h`` of the root), *child*
+  (``h`` of a child before it is made), *push* (make it) and *pop* (undo it).
+  :class:`Heuristic` bundles a kind with its tables.
+* **Node count** (``Solution.nodes``): the nodes **generated**, summed over
+  all iterations: the root once plus every child generated in every iteration
+  (children pruned by the cost bound included), the last iteration stopping at
+  the first goal found.  With ``KIND_MANHATTAN`` this reproduces the node
+  counts Korf (1985) published for his 100 15-puzzle instances.
+* **Budgets**: ``max_nodes`` is compared with the node count at every node;
+  ``time_limit`` reads the clock every :data:`CLOCK_INTERVAL` nodes (about a
+  millisecond of search).  On Linux the kernel calls ``clock_gettime``
+  directly (about 50 ns, no GIL); elsewhere it reads ``time.perf_counter`` in
+  object mode.
+* **Depth**: the stack starts at :func:`initial_capacity` moves; a threshold
+  beyond it returns ``STATUS_DEPTH`` and the caller resumes with a stack twice
+  as deep (nodes and threshold carried over), so no depth is ever too deep.
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
+import threading
 import time
 import warnings
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from numba.core.errors import NumbaWarning
 
 from .._jit import jit
-from .heuristics import _col_removals, _manhattan_one, _row_removals, search_tables
+from ..moves import NO_PREVIOUS, successor_tables
+from .heuristics import (
+    KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
+    lc_child, lc_new_state, lc_pop, lc_push, lc_start, search_tables,
+)  # fmt: skip
+from .pdb.heuristic import pdb_child, pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start
 
 # Off Linux the clock is read in object mode (the GIL is taken for well under a
 # microsecond every CLOCK_INTERVAL nodes); Numba warns about that at compile time.
 warnings.filterwarnings("ignore", message=".*Code running in object mode won't allow parallel", category=NumbaWarning)
 
-__all__ = ["CLOCK_INTERVAL", "STATUS_FOUND", "STATUS_NODES", "STATUS_TIME", "STATUS_DEPTH", "STATUS_EXHAUSTED"]
+__all__ = [
+    "CLOCK_INTERVAL", "STATUS_FOUND", "STATUS_NODES", "STATUS_TIME", "STATUS_DEPTH", "STATUS_EXHAUSTED",
+    "KIND_MANHATTAN", "KIND_LC_TABLE", "KIND_LC_SCAN", "KIND_PDB",
+    "Heuristic", "ida_search", "ida_batch", "run_chunks", "initial_capacity",
+]  # fmt: skip
 
 #: Nodes between two reads of the clock when a time limit is set.
 CLOCK_INTERVAL = 1 << 17
@@ -56,9 +70,7 @@ STATUS_TIME = 2  #: the time limit ran out
 STATUS_DEPTH = 3  #: the threshold outgrew the stack: grow it and resume (internal)
 STATUS_EXHAUSTED = 4  #: no node was pruned and none reached the goal (cannot happen on a solvable board)
 
-LC_NONE = 0  # plain Manhattan distance
-LC_TABLE = 1  # linear conflict with line codes and a penalty table
-LC_SCAN = 2  # linear conflict, rescanning the changed line
+KIND_PDB = 3  #: additive pattern databases
 
 _NO_LIMIT = np.int64(2**62)
 
@@ -102,288 +114,357 @@ else:
         return t
 
 
-@jit(inline="always")
-def _u(i):
-    """An index known to be >= 0 as unsigned: Numba then skips the negative-index wraparound."""
-    return np.uintp(i)
+
+# ------------------------------------------------------------------ heuristic dispatch
+# One branch on the kind per call; the kind is the same for the whole search,
+# so the branch is predicted and the kernels below are inlined by LLVM.
 
 
 @jit
-def _line_penalty(cells, m, n, line, grow, gcol, seq):
-    if line < m:
-        return 2 * _row_removals(cells, m, n, line, grow, gcol, seq)
-    return 2 * _col_removals(cells, m, n, line - m, grow, gcol, seq)
+def _new_state(m, n, lc_tables, pdb_tables):
+    return lc_new_state(m, n), pdb_new_state(pdb_tables, m * n)
 
 
 @jit
-def _ida(
-    start, m, n,
-    succ_n, succ_op, succ_src, mv, ol, ow, line_table, col_offset, grow, gcol,
-    lc_mode, threshold, nodes, max_nodes, deadline, path, info,
-):  # fmt: skip
+def _start_h(cells, m, n, kind, lc_tables, pdb_tables, state):
+    if kind == KIND_PDB:
+        return pdb_start(cells, pdb_tables, state[1])
+    return lc_start(cells, m, n, lc_tables, kind, state[0])
+
+
+@jit
+def _child_h(cells, m, n, kind, lc_tables, pdb_tables, state, tile, src, blank, op, parent_h):
+    if kind == KIND_PDB:
+        return pdb_child(pdb_tables, state[1], tile, blank)
+    return lc_child(cells, m, n, lc_tables, kind, state[0], tile, src, blank, op, parent_h)
+
+
+@jit
+def _push_h(m, n, kind, lc_tables, pdb_tables, state, tile, blank, op, aux1, aux2, undo, depth):
+    if kind == KIND_PDB:
+        pdb_push(pdb_tables, state[1], tile, blank, aux1, aux2, undo, depth)
+    else:
+        lc_push(m, n, lc_tables, kind, state[0], tile, blank, op, aux1, aux2, undo, depth)
+
+
+@jit
+def _pop_h(m, n, kind, lc_tables, pdb_tables, state, tile, src, blank, op, undo, depth):
+    if kind == KIND_PDB:
+        pdb_pop(pdb_tables, state[1], tile, src, undo, depth)
+    else:
+        lc_pop(m, n, lc_tables, kind, state[0], tile, blank, op, undo, depth)
+
+
+@jit
+def _is_goal_after(cells, goal, blank, src, tile):
+    """Whether ``cells`` with ``tile`` slid from ``src`` into ``blank`` equals ``goal``."""
+    for c in range(cells.shape[0]):
+        v = tile if c == blank else (0 if c == src else cells[c])
+        if v != goal[c]:
+            return False
+    return True
+
+
+# ------------------------------------------------------------------ the engine
+
+
+@jit
+def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
+               successors, kind, lc_tables, pdb_tables, goal, state, stack, path):  # fmt: skip
+    """One depth-first pass bounded by ``threshold``.
+
+    Returns ``(status, nodes, next_threshold, length)``; status -1 means the
+    pass ended without a goal (``next_threshold`` is the smallest pruned ``f``).
+    """
+    succ_count, succ_packed = successors
+    stack_blank, stack_h, stack_next, undo = stack
+    h_may_be_zero_off_goal = kind == KIND_PDB  # a partition may leave tiles out
+    limit = budget
+    if deadline > 0.0 and nodes + CLOCK_INTERVAL < limit:
+        limit = nodes + CLOCK_INTERVAL
+    next_threshold = _NO_LIMIT
+    depth = 0
+    # The node being expanded lives in locals (registers); the stack is
+    # touched only on push and pop.
+    blank = blank0
+    h_node = h0
+    room = threshold - 1  # largest h a child may have: threshold - (depth + 1)
+    first = (blank * 5 + NO_PREVIOUS) * 4
+    count = succ_count[blank * 5 + NO_PREVIOUS]
+    k = 0
+    while True:
+        if k < count:
+            packed = succ_packed[as_unsigned(first + k)]  # target * 4 + op: one load for both
+            k += 1
+            op = packed & 3
+            src = packed >> 2
+            tile = np.int64(cells[as_unsigned(src)])
+            h, aux1, aux2 = _child_h(cells, m, n, kind, lc_tables, pdb_tables, state, tile, src, blank, op, h_node)
+            nodes += 1
+            if nodes >= limit:
+                if nodes >= budget:
+                    return STATUS_NODES, nodes, next_threshold, 0
+                if _clock() > deadline:
+                    return STATUS_TIME, nodes, next_threshold, 0
+                limit = min(budget, nodes + CLOCK_INTERVAL)
+            if h > room:
+                if depth + 1 + h < next_threshold:
+                    next_threshold = depth + 1 + h
+                continue
+            path[as_unsigned(depth)] = op
+            if h == 0 and (not h_may_be_zero_off_goal or _is_goal_after(cells, goal, blank, src, tile)):
+                return STATUS_FOUND, nodes, next_threshold, depth + 1
+            cells[as_unsigned(blank)] = tile
+            cells[as_unsigned(src)] = 0
+            _push_h(m, n, kind, lc_tables, pdb_tables, state, tile, blank, op, aux1, aux2, undo, depth)
+            stack_blank[as_unsigned(depth)] = blank
+            stack_h[as_unsigned(depth)] = h_node
+            stack_next[as_unsigned(depth)] = k
+            depth += 1
+            room -= 1
+            blank = src
+            h_node = h
+            first = (src * 5 + op) * 4
+            count = succ_count[as_unsigned(src * 5 + op)]
+            k = 0
+        else:
+            if depth == 0:
+                return -1, nodes, next_threshold, 0
+            # undo the move that led here: the tile goes back from the
+            # parent's blank cell to this node's blank cell
+            src = blank
+            depth -= 1
+            room += 1
+            op = path[as_unsigned(depth)]
+            blank = stack_blank[as_unsigned(depth)]
+            h_node = stack_h[as_unsigned(depth)]
+            k = stack_next[as_unsigned(depth)]
+            previous = path[depth - 1] if depth > 0 else NO_PREVIOUS
+            first = (blank * 5 + previous) * 4
+            count = succ_count[as_unsigned(blank * 5 + previous)]
+            tile = np.int64(cells[as_unsigned(blank)])
+            cells[as_unsigned(src)] = tile
+            cells[as_unsigned(blank)] = 0
+            _pop_h(m, n, kind, lc_tables, pdb_tables, state, tile, src, blank, op, undo, depth)
+
+
+@jit
+def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
+               threshold, nodes, max_nodes, deadline, path, info):  # fmt: skip
     """IDA* from the flat board ``start``; see the module docstring.
 
-    ``threshold``: first cost bound to try (0 = start from ``h``); ``nodes``:
-    nodes already counted (to resume).  ``max_nodes`` <= 0 means no node
-    budget, ``deadline`` <= 0 no time limit (else a :func:`_clock` value).
-    ``path`` receives the move codes; its length is the stack capacity.
+    ``successors``: :func:`fastpuzzle.moves.successor_tables`; ``kind`` and
+    ``lc_tables`` / ``pdb_tables``: the heuristic (:class:`Heuristic`);
+    ``goal``: the flat goal.  ``threshold``: first cost bound to try (0 =
+    start from ``h``); ``nodes``: nodes already counted (to resume).
+    ``max_nodes`` <= 0 means no node budget, ``deadline`` <= 0 no time limit
+    (else a :func:`_clock` value).  ``path`` receives the move codes; its
+    length is the stack capacity.
 
     Returns the status; ``info`` = [nodes, solution length, threshold, h0].
     """
-    N = m * n
-    tshift = 0  # log2 of the tables' row stride (a power of two)
-    while (1 << tshift) * N < mv.shape[0]:
-        tshift += 1
-    cap = path.shape[0]
-    dummy = m + n
+    capacity = path.shape[0]
     cells = start.copy()
     blank0 = 0
-    for i in range(N):
+    for i in range(m * n):
         if cells[i] == 0:
             blank0 = i
-    h0 = _manhattan_one(cells, n, grow, gcol)
-    codes = np.zeros(m + n + 1, np.int64)
-    lcval = np.zeros(m + n + 1, np.int64)
-    seq = np.empty(max(m, n), np.int64)
-    if lc_mode == LC_TABLE:
-        rb = n + 1
-        cb = m + 1
-        for r in range(m):
-            code = 0
-            w = 1
-            for c in range(n):
-                t = cells[r * n + c]
-                if t != 0 and grow[t] == r:
-                    code += (gcol[t] + 1) * w
-                w *= rb
-            codes[r] = code
-        for c in range(n):
-            code = col_offset
-            w = 1
-            for r in range(m):
-                t = cells[r * n + c]
-                if t != 0 and gcol[t] == c:
-                    code += (grow[t] + 1) * w
-                w *= cb
-            codes[m + c] = code
-        for line in range(m + n):
-            h0 += line_table[codes[line]]
-    elif lc_mode == LC_SCAN:
-        for line in range(m + n):
-            lcval[line] = _line_penalty(cells, m, n, line, grow, gcol, seq)
-            h0 += lcval[line]
+    state = _new_state(m, n, lc_tables, pdb_tables)
+    h0 = _start_h(cells, m, n, kind, lc_tables, pdb_tables, state)
     info[3] = h0
     if threshold < h0:
         threshold = h0
-
-    st_blank = np.empty(cap + 1, np.int64)
-    st_h = np.empty(cap + 1, np.int64)
-    st_k = np.empty(cap + 1, np.int64)
-    saved = np.empty(cap + 1, np.int64)
-
+    stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),
+             np.empty(capacity + 1, np.int64), np.zeros((capacity + 1, 2), np.int64))  # fmt: skip
     budget = max_nodes if max_nodes > 0 else _NO_LIMIT
-    timed = deadline > 0.0
-    limit = budget
-    if timed and nodes + CLOCK_INTERVAL < limit:
-        limit = nodes + CLOCK_INTERVAL
-
     while True:
-        if threshold >= cap:
+        info[2] = threshold
+        if threshold >= capacity:
             info[0] = nodes
-            info[2] = threshold
             return STATUS_DEPTH
         if nodes == 0:
             nodes = 1  # the root, counted once (Korf's convention)
-        if h0 == 0:
+        if h0 == 0 and (kind != KIND_PDB or _is_goal_after(cells, goal, blank0, blank0, 0)):
             info[0] = nodes
             info[1] = 0
-            info[2] = threshold
             return STATUS_FOUND
-        next_thr = _NO_LIMIT
-        d = 0
-        st_k[0] = 0
-        # The node being expanded lives in locals (registers); the stack is
-        # touched only on push and pop.
-        b = blank0
-        b4 = 4 * b
-        hd = h0
-        room = threshold - 1  # largest h a child may have: threshold - (d + 1)
-        s = (b * 5 + 4) * 4
-        ns = succ_n[b * 5 + 4]
-        k = 0
-        while True:
-            if k < ns:
-                so = succ_src[_u(s + k)]  # src * 4 + op: one load for both
-                k += 1
-                op = so & 3
-                src = so >> 2
-                t = np.int64(cells[_u(src)])
-                idx = (t << tshift) + b4 + op
-                v = mv[_u(idx)]
-                h = hd + (v & 3) - 1
-                g = dummy
-                dw = 0
-                nv = 0
-                if lc_mode == LC_TABLE:
-                    g = (v >> 2) & 0x3FFF
-                    dw = v >> 16
-                    c0 = codes[_u(g)]
-                    h += line_table[_u(c0 + dw)] - line_table[_u(c0)]
-                elif lc_mode == LC_SCAN:
-                    g = (v >> 2) & 0x3FFF
-                    if g != dummy:
-                        cells[_u(b)] = t
-                        cells[_u(src)] = 0
-                        nv = _line_penalty(cells, m, n, g, grow, gcol, seq)
-                        cells[_u(src)] = t
-                        cells[_u(b)] = 0
-                        h += nv - lcval[_u(g)]
-                nodes += 1
-                if nodes >= limit:
-                    if nodes >= budget:
-                        info[0] = nodes
-                        info[2] = threshold
-                        return STATUS_NODES
-                    if _clock() > deadline:
-                        info[0] = nodes
-                        info[2] = threshold
-                        return STATUS_TIME
-                    limit = min(budget, nodes + CLOCK_INTERVAL)
-                if h > room:
-                    f = d + 1 + h
-                    if f < next_thr:
-                        next_thr = f
-                    continue
-                path[_u(d)] = op
-                if h == 0:
-                    info[0] = nodes
-                    info[1] = d + 1
-                    info[2] = threshold
-                    return STATUS_FOUND
-                cells[_u(b)] = t
-                cells[_u(src)] = 0
-                if lc_mode == LC_TABLE:
-                    codes[_u(g)] += dw
-                    codes[_u(ol[_u(idx)])] += ow[_u(idx)]
-                elif lc_mode == LC_SCAN:
-                    if g != dummy:
-                        saved[_u(d)] = lcval[_u(g)]
-                        lcval[_u(g)] = nv
-                st_blank[_u(d)] = b
-                st_h[_u(d)] = hd
-                st_k[_u(d)] = k
-                d += 1
-                room -= 1
-                b = src
-                b4 = 4 * b
-                hd = h
-                s = (src * 5 + op) * 4
-                ns = succ_n[_u(src * 5 + op)]
-                k = 0
-            else:
-                if d == 0:
-                    break
-                # undo the move that led here: the tile goes back from the
-                # parent's blank cell to this node's blank cell
-                src = b
-                d -= 1
-                room += 1
-                op = path[_u(d)]
-                b = st_blank[_u(d)]
-                b4 = 4 * b
-                hd = st_h[_u(d)]
-                k = st_k[_u(d)]
-                prev = path[d - 1] if d > 0 else 4
-                s = (b * 5 + prev) * 4
-                ns = succ_n[_u(b * 5 + prev)]
-                t = np.int64(cells[_u(b)])
-                cells[_u(src)] = t
-                cells[_u(b)] = 0
-                if lc_mode == LC_TABLE:
-                    idx = (t << tshift) + 4 * b + op
-                    v = mv[_u(idx)]
-                    codes[_u((v >> 2) & 0x3FFF)] -= v >> 16
-                    codes[_u(ol[_u(idx)])] -= ow[_u(idx)]
-                elif lc_mode == LC_SCAN:
-                    idx = (t << tshift) + 4 * b + op
-                    g = (mv[_u(idx)] >> 2) & 0x3FFF
-                    if g != dummy:
-                        lcval[_u(g)] = saved[_u(d)]
-        if next_thr == _NO_LIMIT:
-            info[0] = nodes
-            info[2] = threshold
+        status, nodes, next_threshold, length = _iteration(
+            cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
+            successors, kind, lc_tables, pdb_tables, goal, state, stack, path,
+        )  # fmt: skip
+        info[0] = nodes
+        if status >= 0:
+            info[1] = length
+            return status
+        if next_threshold == _NO_LIMIT:
             return STATUS_EXHAUSTED
-        threshold = next_thr
-
-
-def _kernel_args(tables, lc_mode):
-    t = tables
-    return (t.succ_n, t.succ_op, t.succ_src, t.mv, t.ol, t.ow, t.line_table, t.col_offset, t.grow, t.gcol,
-            lc_mode)  # fmt: skip
-
-
-def _lc_mode(heuristic: str, tables) -> int:
-    if heuristic == "manhattan":
-        return LC_NONE
-    return LC_TABLE if tables.use_table else LC_SCAN
-
-
-def _initial_capacity(m: int, n: int) -> int:
-    # Enough for every optimal 15-puzzle (<= 80 moves); grown on demand.
-    return max(96, 4 * m * n)
-
-
-def ida_search(cells, m, n, goal, heuristic="linear_conflict", max_nodes=None, time_limit=None):
-    """Run IDA* on one validated flat board; returns ``(status, codes, nodes, seconds)``.
-
-    ``cells``: flat board (``m*n``,) in :func:`fastpuzzle.board_dtype`;
-    ``goal``: validated ``(m, n)`` goal.  Private entry point of
-    :func:`fastpuzzle.solve`, which validates and checks solvability first.
-    """
-    tables = search_tables(m, n, goal)
-    args = _kernel_args(tables, _lc_mode(heuristic, tables))
-    max_nodes = 0 if max_nodes is None else int(max_nodes)
-    t0 = time.perf_counter()
-    deadline = 0.0 if time_limit is None else _clock() + float(time_limit)
-    cap = _initial_capacity(m, n)
-    info = np.zeros(4, np.int64)
-    threshold, nodes = 0, 0
-    while True:
-        path = np.zeros(cap, np.uint8)
-        status = _ida(cells, m, n, *args, threshold, nodes, max_nodes, deadline, path, info)
-        if status != STATUS_DEPTH:
-            break
-        threshold, nodes = int(info[2]), int(info[0])
-        cap *= 2
-    seconds = time.perf_counter() - t0
-    codes = path[: info[1]].copy() if status == STATUS_FOUND else np.zeros(0, np.uint8)
-    return status, codes, int(info[0]), seconds
+        threshold = next_threshold
 
 
 @jit
-def _ida_batch(
-    flat, m, n,
-    succ_n, succ_op, succ_src, mv, ol, ow, line_table, col_offset, grow, gcol,
-    lc_mode, max_nodes, time_limit, out_codes, out_len, out_nodes, out_status, out_seconds,
-):  # fmt: skip
-    """IDA* on every row of ``flat`` in turn (serial; callers run chunks on threads).
-
-    A board whose search outgrows ``out_codes.shape[1]`` gets status
-    ``STATUS_DEPTH`` and is left to the caller.
-    """
+def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, max_nodes, time_limit,
+              out_codes, out_length, out_nodes, out_status, out_seconds):  # fmt: skip
+    """:func:`ida_kernel` on every row of ``flat`` in turn (serial; callers run
+    chunks on threads).  A board whose search outgrows ``out_codes.shape[1]``
+    gets ``STATUS_DEPTH`` and is left to the caller."""
     info = np.zeros(4, np.int64)
     path = np.empty(out_codes.shape[1], np.uint8)
     for i in range(flat.shape[0]):
         t0 = _clock()
         deadline = t0 + time_limit if time_limit > 0.0 else 0.0
-        status = _ida(
-            flat[i], m, n, succ_n, succ_op, succ_src, mv, ol, ow, line_table, col_offset, grow, gcol,
-            lc_mode, 0, 0, max_nodes, deadline, path, info,
-        )  # fmt: skip
+        status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal,
+                            0, 0, max_nodes, deadline, path, info)  # fmt: skip
         out_status[i] = status
         out_nodes[i] = info[0]
         length = info[1] if status == STATUS_FOUND else 0
-        out_len[i] = length
+        out_length[i] = length
         for j in range(length):
             out_codes[i, j] = path[j]
         out_seconds[i] = _clock() - t0
+
+
+# ------------------------------------------------------------------ Python side
+
+
+class Heuristic:
+    """A heuristic as the engine takes it: a kind code and its tables.
+
+    Parameters
+    ----------
+    m, n : int
+        Board shape.
+    goal : ndarray, shape (m, n)
+        Validated goal (for ``"pdb"``: the database's goal; callers map
+        boards onto it, see :class:`fastpuzzle.search.pdb.GoalPlan`).
+    name : {"manhattan", "linear_conflict", "pdb"}
+    database : PatternDatabase, optional
+        The tables for ``"pdb"``.
+
+    Examples
+    --------
+    >>> h = Heuristic(3, 3, np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]]), "linear_conflict")
+    >>> h.kind == KIND_LC_TABLE
+    True
+    """
+
+    def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None):
+        tables = search_tables(m, n, goal)
+        self.m, self.n, self.name = m, n, name
+        self.goal = np.ascontiguousarray(goal.ravel())
+        self.successors = successor_tables(m, n)
+        self.lc_tables = tables.kernel_tables()
+        self.pdb_tables = pdb_kernel_tables(database)
+        if name == "pdb":
+            self.kind = KIND_PDB
+        elif name == "manhattan":
+            self.kind = KIND_MANHATTAN
+        else:
+            self.kind = KIND_LC_TABLE if tables.use_table else KIND_LC_SCAN
+
+    def kernel_args(self) -> tuple:
+        """``(successors, kind, lc_tables, pdb_tables, goal)`` for :func:`ida_kernel`."""
+        return self.successors, self.kind, self.lc_tables, self.pdb_tables, self.goal
+
+
+def initial_capacity(m: int, n: int) -> int:
+    """First stack depth: enough for every optimal 15-puzzle (<= 80 moves); grown on demand."""
+    return max(96, 4 * m * n)
+
+
+def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None):
+    """IDA* on one validated, solvable flat board; returns ``(status, codes, nodes, seconds)``.
+
+    ``max_nodes``/``time_limit`` as checked by
+    :func:`fastpuzzle.search.solve.check_options` (None = no budget).
+    """
+    m, n = heuristic.m, heuristic.n
+    args = heuristic.kernel_args()
+    max_nodes = 0 if max_nodes is None else int(max_nodes)
+    t0 = time.perf_counter()
+    deadline = 0.0 if time_limit is None else _clock() + float(time_limit)
+    capacity = initial_capacity(m, n)
+    info = np.zeros(4, np.int64)
+    threshold, nodes = 0, 0
+    while True:
+        path = np.zeros(capacity, np.uint8)
+        status = ida_kernel(cells, m, n, *args, threshold, nodes, max_nodes, deadline, path, info)
+        if status != STATUS_DEPTH:
+            break
+        threshold, nodes = int(info[2]), int(info[0])
+        capacity *= 2
+    seconds = time.perf_counter() - t0
+    codes = path[: info[1]].copy() if status == STATUS_FOUND else np.zeros(0, np.uint8)
+    return status, codes, int(info[0]), seconds
+
+
+def run_chunks(n_items, chunk, threads, work, bar=None):
+    """Run ``work(lo, hi)`` over ``range(n_items)`` in chunks on ``threads`` threads.
+
+    The first exception stops the hand-out and is re-raised in the caller.
+    """
+    starts = itertools.count(0, chunk)
+    lock = threading.Lock()
+    errors = []
+
+    def worker():
+        while True:
+            with lock:
+                lo = next(starts)
+            if lo >= n_items or errors:
+                return
+            hi = min(n_items, lo + chunk)
+            try:
+                work(lo, hi)
+            except BaseException as exc:  # re-raised in the caller's thread
+                errors.append(exc)
+                return
+            if bar is not None:
+                with lock:
+                    bar.update(hi - lo)
+
+    if threads == 1:
+        worker()
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            for f in [pool.submit(worker) for _ in range(threads)]:
+                f.result()
+    if errors:
+        raise errors[0]
+
+
+def _chunk_size(n_boards: int, n_cells: int, threads: int) -> int:
+    if n_cells >= 16:
+        return 1  # hard boards: hand them out one at a time for balance
+    return max(1, min(256, n_boards // (8 * threads)))
+
+
+def ida_batch(flat, heuristic: Heuristic, max_nodes, time_limit, threads, bar=None):
+    """IDA* on every row of ``flat`` (validated, solvable boards) across threads.
+
+    Returns ``(status, codes, lengths, nodes, seconds)``: status codes, a list
+    of move-code arrays (empty unless found), and arrays per board.
+    """
+    m, n = heuristic.m, heuristic.n
+    args = heuristic.kernel_args()
+    B = flat.shape[0]
+    capacity = initial_capacity(m, n)
+    out_codes = np.zeros((B, capacity), np.uint8)
+    status = np.zeros(B, np.int64)
+    lengths = np.zeros(B, np.int64)
+    nodes = np.zeros(B, np.int64)
+    seconds = np.zeros(B, np.float64)
+    codes = [np.zeros(0, np.uint8)] * B
+
+    def work(lo, hi):
+        _ida_rows(flat[lo:hi], m, n, *args, 0 if max_nodes is None else max_nodes,
+                  0.0 if time_limit is None else time_limit,
+                  out_codes[lo:hi], lengths[lo:hi], nodes[lo:hi], status[lo:hi], seconds[lo:hi])  # fmt: skip
+        for i in range(lo, hi):
+            if status[i] == STATUS_DEPTH:  # deeper than the preallocated rows: solve alone
+                status[i], codes[i], nodes[i], seconds[i] = ida_search(flat[i], heuristic, max_nodes, time_limit)
+                lengths[i] = len(codes[i])
+            elif status[i] == STATUS_FOUND:
+                codes[i] = out_codes[i, : lengths[i]].copy()
+
+    run_chunks(B, _chunk_size(B, m * n, threads), threads, work, bar)
+    return status, codes, lengths, nodes, seconds

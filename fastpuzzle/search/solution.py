@@ -1,4 +1,5 @@
-"""The result of every solver: a move sequence plus how it was found."""
+"""The result of every solver (a move sequence plus how it was found), and the
+check every solver makes before it searches (:func:`require_reachable`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,45 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..boards import as_boards, as_goal
-from ..moves import _apply_codes, decode_moves, encode_moves
+from ..moves import apply_codes, decode_moves, encode_moves, manhattan_table
+from ..solvability import is_solvable
 
-__all__ = ["Solution"]
+__all__ = ["Solution", "require_reachable"]
+
+
+def require_reachable(boards, goal, *, single: bool = False) -> None:
+    """Raise the one "cannot reach the goal" error if any board cannot reach ``goal``.
+
+    Parameters
+    ----------
+    boards : ndarray, shape (B, m, n)
+        Validated boards.
+    goal : ndarray, shape (m, n)
+        Validated goal.
+    single : bool
+        The caller was given one board (the message then says "the board").
+
+    Raises
+    ------
+    ValueError
+        Naming the first board that cannot reach the goal.
+
+    Examples
+    --------
+    >>> require_reachable(np.array([[[2, 1], [3, 0]]]), np.array([[1, 2], [3, 0]]), single=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: the board cannot reach the goal: it lies in the other half of the state space (an odd permutation away; for one-row/column boards, its tiles are in another order)
+    """
+    ok = np.asarray(is_solvable(boards, goal, check=False)).reshape(-1)
+    if ok.all():
+        return
+    index = int(np.flatnonzero(~ok)[0])
+    who = "the board" if single else f"board {index}"
+    raise ValueError(
+        f"{who} cannot reach the goal: it lies in the other half of the state space "
+        "(an odd permutation away; for one-row/column boards, its tiles are in another order)"
+    )
 
 
 @dataclass(eq=False)
@@ -53,6 +90,9 @@ class Solution:
     move_count: int | None = None
     _moves: str | None = field(default=None, repr=False)
 
+    def __post_init__(self):
+        self.codes = encode_moves(self.codes)  # a checked uint8 copy: codes outside 0..3 raise ValueError
+
     @property
     def moves(self) -> str:
         """Moves as a ``U D L R`` string (built from the codes on first use)."""
@@ -75,16 +115,41 @@ class Solution:
     def verify(self, start, goal=None) -> bool:
         """True when the moves, applied to ``start``, reach ``goal``.
 
+        For a solution that only counted its moves (``move_count`` set, no
+        codes) nothing can be replayed: True when ``start`` can reach
+        ``goal`` and the count is consistent with it (at least the Manhattan
+        distance, and of its parity: every move changes the parity of the
+        blank's row plus column).
+
         Raises ``ValueError`` if a move is illegal on ``start``.
+
+        Examples
+        --------
+        >>> Solution(np.array([1], np.uint8)).verify([[1, 2], [0, 3]])
+        True
+        >>> Solution(np.zeros(0, np.uint8), status="found", move_count=3).verify([[1, 2], [0, 3]])
+        True
         """
         batch, _ = as_boards(start, label="start")
         m, n = batch.shape[1:]
         target = as_goal(goal, m, n)
         cells = batch[0].ravel().copy()
-        bad = _apply_codes(cells, m, n, encode_moves(self.codes))
+        if self.move_count is not None and len(self.codes) == 0:
+            return self._count_consistent(cells, target)
+        bad = apply_codes(cells, m, n, self.codes)
         if bad >= 0:
             raise ValueError(f"move {bad} of the solution is illegal on this start board")
         return bool(np.array_equal(cells, target.ravel()))
+
+    def _count_consistent(self, cells, target) -> bool:
+        m, n = target.shape
+        if not bool(is_solvable(cells.reshape(m, n), target, check=False)):
+            return False
+        distance = int(manhattan_table(target)[cells.astype(np.int64), np.arange(m * n)].sum())
+        blank, home = int(np.flatnonzero(cells == 0)[0]), int(np.flatnonzero(target.ravel() == 0)[0])
+        blank_parity = (blank // n + blank % n + home // n + home % n) % 2
+        count = int(self.move_count)
+        return count >= distance and count % 2 == blank_parity
 
     def __repr__(self) -> str:
         shown = self.moves if self.length <= 60 else self.moves[:57] + "..."

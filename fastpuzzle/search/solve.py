@@ -1,30 +1,35 @@
 """``solve`` and ``solve_many``: the front door of the solvers.
 
-Validation, the solvability check and the choice of method happen here; the
-work is done by the IDA* kernel (:mod:`fastpuzzle.search.ida`) or, when
-present, by the constructive solver (``fastpuzzle.search.constructive``) and
-the pattern-database solver (``fastpuzzle.pdb``), imported only when asked for.
+Validation, the reachability check and the choice of method happen here; the
+work is done by the one IDA* engine (:mod:`fastpuzzle.search.ida`) with the
+heuristic asked for (Manhattan, linear conflict or pattern databases, see
+:mod:`fastpuzzle.search.pdb`), or by the constructive solver
+(:mod:`fastpuzzle.search.constructive`).  :func:`solve_with_pdb` and
+:func:`solve_many_with_pdb` are the same doors with ``heuristic="pdb"``.
 """
 
 from __future__ import annotations
 
-import itertools
 import numbers
 import sys
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 
 from ..boards import as_boards, as_goal
-from ..solvability import is_solvable
-from . import ida as _ida
-from .solution import Solution
+from ..moves import decode_moves
+from . import ida
+from .constructive import solve_constructive
+from .pdb import MAX_CELLS as PDB_MAX_CELLS
+from .pdb import GoalPlan, choose_database
+from .solution import Solution, require_reachable
 
-__all__ = ["solve", "solve_many", "SolveManyResult", "HEURISTICS", "METHODS"]
+__all__ = [
+    "solve", "solve_many", "SolveManyResult", "solve_with_pdb", "solve_many_with_pdb",
+    "check_options", "HEURISTICS", "METHODS",
+]  # fmt: skip
 
 HEURISTICS = ("linear_conflict", "manhattan", "pdb")
 METHODS = ("auto", "ida", "constructive")
@@ -36,16 +41,35 @@ AUTO_IDA_MAX_CELLS = 16
 IDA_MAX_CELLS = 400
 
 _STATUS = {
-    _ida.STATUS_FOUND: "optimal",
-    _ida.STATUS_NODES: "budget",
-    _ida.STATUS_TIME: "budget",
+    ida.STATUS_FOUND: "optimal",
+    ida.STATUS_NODES: "budget",
+    ida.STATUS_TIME: "budget",
 }
 
 
 # ------------------------------------------------------------------ validation
 
 
-def _check_options(heuristic, method, max_nodes, time_limit):
+def check_options(heuristic="linear_conflict", method="auto", max_nodes=None, time_limit=None):
+    """Check the options every solver front takes; returns ``(max_nodes, time_limit)`` normalised.
+
+    Raises
+    ------
+    TypeError
+        An option of the wrong type (``max_nodes`` 1.5, '10' or True, ...).
+    ValueError
+        An unknown heuristic or method, ``max_nodes < 1``, a ``time_limit``
+        that is not a positive finite number.
+
+    Examples
+    --------
+    >>> check_options("manhattan", "ida", 10, 2)
+    (10, 2.0)
+    >>> check_options(max_nodes=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_nodes must be at least 1, got 0
+    """
     if not isinstance(heuristic, str):
         raise TypeError(f"heuristic must be a string, one of {', '.join(map(repr, HEURISTICS))}; got {heuristic!r}")
     if heuristic not in HEURISTICS:
@@ -70,14 +94,12 @@ def _check_options(heuristic, method, max_nodes, time_limit):
 
 
 def _resolve_method(method: str, heuristic: str, m: int, n: int) -> str:
-    """The solver to run: ``"ida"``, ``"constructive"`` or ``"pdb"``."""
-    if heuristic == "pdb" and method != "constructive":
-        return "pdb"
+    """The solver to run: ``"slide"``, ``"ida"`` or ``"constructive"``."""
+    if m == 1 or n == 1:
+        return "slide"
     if method == "auto":
-        if m * n <= AUTO_IDA_MAX_CELLS:
-            return "ida"
-        method = "constructive" if _constructive() is not None else "ida"
-    if method == "ida" and m * n > IDA_MAX_CELLS:
+        method = "ida" if (m * n <= AUTO_IDA_MAX_CELLS or heuristic == "pdb") else "constructive"
+    if method == "ida" and heuristic != "pdb" and m * n > IDA_MAX_CELLS:
         raise ValueError(
             f"IDA* handles boards of at most {IDA_MAX_CELLS} cells, got {m}x{n}; "
             "use method='constructive' (fastpuzzle.search.constructive)"
@@ -85,29 +107,32 @@ def _resolve_method(method: str, heuristic: str, m: int, n: int) -> str:
     return method
 
 
-def _constructive():
-    """``solve_constructive`` when that module is installed, else None."""
-    try:
-        from .constructive import solve_constructive
-    except ImportError:
-        return None
-    return solve_constructive
+class _Search:
+    """The engine's heuristic for one shape and goal, and how boards map onto it
+    (pattern databases measure distance to their own goal: see GoalPlan)."""
 
+    def __init__(self, m, n, target, heuristic, database):
+        self.plan = None
+        self.label = heuristic
+        if heuristic != "pdb":
+            self.engine = ida.Heuristic(m, n, target, heuristic)
+            return
+        if m * n > PDB_MAX_CELLS:
+            raise ValueError(f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}")
+        db = choose_database((m, n), database)
+        self.plan = GoalPlan(db, target)
+        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db)
+        self.label = f"pdb:{db.name}"
 
-def _pdb():
-    try:
-        from ..pdb import solve_with_pdb
-    except ImportError:
-        return None
-    return solve_with_pdb
+    def map_boards(self, flat: np.ndarray) -> np.ndarray:
+        if self.plan is None:
+            return flat
+        m, n = self.engine.m, self.engine.n
+        mapped = self.plan.map_board(flat.reshape(-1, m, n)).reshape(flat.shape)
+        return np.ascontiguousarray(mapped.astype(flat.dtype))
 
-
-def _unsolvable_message(index, single: bool) -> str:
-    who = "board" if single else f"board {index}"
-    return (
-        f"{who} cannot reach the goal: it lies in the other half of the state space "
-        "(an odd permutation away; for one-row/column boards, its tiles are in another order)"
-    )
+    def unmap_codes(self, codes: np.ndarray) -> np.ndarray:
+        return codes if self.plan is None else self.plan.unmap_codes(codes)
 
 
 # ------------------------------------------------------------------ one board
@@ -127,29 +152,26 @@ def _slide(cells: np.ndarray, target: np.ndarray, m: int, n: int) -> Solution:
     return Solution(codes, status="optimal", nodes=len(codes) + 1, seconds=time.perf_counter() - t0, method="slide")
 
 
-def _solve_one(cells, target, m, n, heuristic, max_nodes, time_limit, method) -> Solution:
-    """Solve a validated, solvable flat board (not yet at the goal)."""
-    if m == 1 or n == 1:
+def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which) -> Solution:
+    """Solve a validated, reachable flat board (not yet at the goal)."""
+    if which == "slide":
         return _slide(cells, target.ravel(), m, n)
-    which = _resolve_method(method, heuristic, m, n)
-    board = cells.reshape(m, n)
     if which == "constructive":
-        fn = _constructive()
-        if fn is None:
-            raise ValueError("method 'constructive' needs fastpuzzle.search.constructive, which is not installed")
-        return fn(board, target)
-    if which == "pdb":
-        fn = _pdb()
-        if fn is None:
-            raise ValueError("heuristic 'pdb' needs fastpuzzle.pdb, which is not installed")
-        return fn(board, target, max_nodes=max_nodes, time_limit=time_limit)
-    status, codes, nodes, seconds = _ida.ida_search(cells, m, n, target, heuristic, max_nodes, time_limit)
-    if status == _ida.STATUS_EXHAUSTED:  # only possible if the solvability rule were wrong
-        raise RuntimeError("IDA* exhausted the search space without reaching the goal")
-    return Solution(codes, status=_STATUS[status], nodes=nodes, seconds=seconds, method="ida", heuristic=heuristic)
+        return solve_constructive(cells.reshape(m, n), target)
+    mapped = search.map_boards(cells[None, :])[0]
+    status, codes, nodes, seconds = ida.ida_search(mapped, search.engine, max_nodes, time_limit)
+    _check_not_exhausted(status, 0)
+    return Solution(search.unmap_codes(codes), status=_STATUS[status], nodes=nodes, seconds=seconds,
+                    method="ida", heuristic=search.label)  # fmt: skip
 
 
-def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None, method="auto"):
+def _check_not_exhausted(status, index):
+    if status == ida.STATUS_EXHAUSTED:  # only possible if the reachability rule were wrong
+        raise RuntimeError(f"IDA* exhausted the search space of board {index} without reaching the goal")
+
+
+def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None, method="auto", *,
+          database=None):  # fmt: skip
     """Shortest move sequence from ``board`` to ``goal``.
 
     Parameters
@@ -161,16 +183,20 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     heuristic : {"linear_conflict", "manhattan", "pdb"}
         Lower bound guiding IDA*: Manhattan distance plus linear conflicts
         (default), plain Manhattan distance, or additive pattern databases
-        (``fastpuzzle.pdb``, when installed).
+        (:mod:`fastpuzzle.pdb`; the database is ``database``).
     max_nodes : int, optional
         Stop after generating this many nodes (status ``"budget"``).
     time_limit : float, optional
         Stop after about this many seconds (status ``"budget"``).
     method : {"auto", "ida", "constructive"}
         ``"ida"``: optimal IDA*.  ``"constructive"``: a fast, not optimal,
-        solver (``fastpuzzle.search.constructive``, when installed).
-        ``"auto"``: IDA* up to 16 cells, constructive beyond (IDA* if that
-        module is missing).
+        solver (:mod:`fastpuzzle.search.constructive`).  ``"auto"``: IDA*
+        up to 16 cells (any size with ``heuristic="pdb"``), constructive
+        beyond.
+    database : str or PatternDatabase, optional
+        With ``heuristic="pdb"``: a named database (``"7-8"``, ``"6-6-3"``,
+        ...) or a built one; default the strongest cached one for the board
+        size (see :func:`fastpuzzle.pdb.solve_with_pdb`).
 
     Returns
     -------
@@ -179,9 +205,11 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
         (``"optimal"``, or ``"budget"`` with no moves when a budget stopped
         the search), ``nodes``: nodes generated (the root once, then every
         child generated in every IDA* iteration, pruned ones included; Korf's
-        count), ``seconds``.  One-row/column boards are solved directly
-        (method ``"slide"``); a board already at the goal gives an empty
-        optimal solution with ``nodes == 0``.
+        count), ``seconds``, ``method`` (``"ida"``, ``"constructive"`` or
+        ``"slide"``), ``heuristic`` (``"pdb:<name>"`` for a pattern
+        database).  One-row/column boards are solved directly (method
+        ``"slide"``); a board already at the goal gives an empty optimal
+        solution with ``nodes == 0``.
 
     Raises
     ------
@@ -200,19 +228,20 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     >>> s.verify([[1, 2, 3], [4, 0, 6], [7, 5, 8]])
     True
     """
-    max_nodes, time_limit = _check_options(heuristic, method, max_nodes, time_limit)
+    max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
     batch, single = as_boards(board, label="board")
     if not single:
         raise ValueError(f"solve takes one board (m, n), got a batch of shape {batch.shape}; use solve_many")
     m, n = batch.shape[1:]
     target = as_goal(goal, m, n)
-    if not is_solvable(batch[0], target, check=False):
-        raise ValueError(_unsolvable_message(0, True))
+    require_reachable(batch, target, single=True)
+    which = _resolve_method(method, heuristic, m, n)
+    search = _Search(m, n, target, heuristic, database) if which == "ida" else None
+    label = search.label if search is not None else heuristic
     cells = batch[0].ravel()
     if np.array_equal(cells, target.ravel()):
-        return Solution(np.zeros(0, np.uint8), status="optimal", nodes=0, seconds=0.0,
-                        method="ida", heuristic=heuristic)  # fmt: skip
-    return _solve_one(cells, target, m, n, heuristic, max_nodes, time_limit, method)
+        return Solution(np.zeros(0, np.uint8), status="optimal", nodes=0, seconds=0.0, method=which, heuristic=label)
+    return _solve_one(cells, target, m, n, search, max_nodes, time_limit, which)
 
 
 # ------------------------------------------------------------------ many boards
@@ -269,54 +298,17 @@ class SolveManyResult:
         return f"SolveManyResult({len(self)} boards, {ok} solved, nodes={int(self.nodes.sum())})"
 
 
-def _chunk_size(n_boards: int, n_cells: int, threads: int) -> int:
-    if n_cells >= 16:
-        return 1  # hard boards: hand them out one at a time for balance
-    return max(1, min(256, n_boards // (8 * threads)))
-
-
-def _run_chunks(n_items, chunk, threads, work, bar):
-    """Run ``work(lo, hi)`` over ``range(n_items)`` in chunks on ``threads`` threads."""
-    starts = itertools.count(0, chunk)
-    lock = threading.Lock()
-    errors = []
-
-    def worker():
-        while True:
-            with lock:
-                lo = next(starts)
-            if lo >= n_items or errors:
-                return
-            hi = min(n_items, lo + chunk)
-            try:
-                work(lo, hi)
-            except BaseException as exc:  # re-raised in the caller's thread
-                errors.append(exc)
-                return
-            if bar is not None:
-                with lock:
-                    bar.update(hi - lo)
-
-    if threads == 1:
-        worker()
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            for f in [pool.submit(worker) for _ in range(threads)]:
-                f.result()
-    if errors:
-        raise errors[0]
-
-
 def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
-               method="auto", threads=None, progress=False):  # fmt: skip
+               method="auto", threads=None, progress=False, *, database=None):  # fmt: skip
     """Solve a batch of boards across threads.
 
     Parameters
     ----------
     boards : array_like, shape (B, m, n) (or one board (m, n))
         Start boards, ``0`` = blank.
-    goal, heuristic, method
-        As in :func:`solve`; one goal for the whole batch.
+    goal, heuristic, method, database
+        As in :func:`solve`; one goal for the whole batch (a pattern
+        database is loaded once for the batch).
     max_nodes, time_limit : optional
         Budgets **per board**.
     threads : int, optional
@@ -344,7 +336,7 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
     >>> r.lengths.tolist(), r.moves, r.status.tolist()
     ([2, 0], ['DR', ''], ['optimal', 'optimal'])
     """
-    max_nodes, time_limit = _check_options(heuristic, method, max_nodes, time_limit)
+    max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
     if threads is None:
         threads = numba.get_num_threads()
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
@@ -354,74 +346,128 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
     batch, single = as_boards(boards, label="boards")
     B, m, n = batch.shape
     target = as_goal(goal, m, n)
-    ok = np.asarray(is_solvable(batch, target, check=False)).reshape(B)
-    if not ok.all():
-        raise ValueError(_unsolvable_message(int(np.flatnonzero(~ok)[0]), single))
+    require_reachable(batch, target, single=single)
+    which = _resolve_method(method, heuristic, m, n)
+    search = _Search(m, n, target, heuristic, database) if which == "ida" else None
+    label = search.label if search is not None else heuristic
     threads = int(min(threads, max(B, 1)))
     flat = batch.reshape(B, m * n)
-    lengths = np.full(B, -1, np.int64)
-    nodes = np.zeros(B, np.int64)
-    seconds = np.zeros(B, np.float64)
-    status = np.empty(B, dtype="<U7")
-    moves = [""] * B
     bar = None
     if progress:
         from tqdm import tqdm
 
         bar = tqdm(total=B, file=sys.stderr, unit="board", desc="solving")
-    which = "slide" if (m == 1 or n == 1) else _resolve_method(method, heuristic, m, n)
     try:
         if which == "ida":
-            _solve_many_ida(flat, m, n, target, heuristic, max_nodes, time_limit, threads, bar,
-                            lengths, nodes, status, seconds, moves)  # fmt: skip
+            columns = _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar)
         else:
-
-            def work(lo, hi):
-                for i in range(lo, hi):
-                    if np.array_equal(flat[i], target.ravel()):
-                        sol = Solution(np.zeros(0, np.uint8), nodes=0, method=which, heuristic=heuristic)
-                    else:
-                        sol = _solve_one(flat[i], target, m, n, heuristic, max_nodes, time_limit, method)
-                    lengths[i] = sol.length if sol.solved else -1
-                    nodes[i], status[i], seconds[i], moves[i] = sol.nodes, sol.status, sol.seconds, sol.moves
-
-            _run_chunks(B, 1 if m * n >= 16 else 16, threads, work, bar)
+            columns = _solve_many_each(flat, target, m, n, which, threads, bar)
     finally:
         if bar is not None:
             bar.close()
-    return SolveManyResult(lengths, nodes, status, seconds, moves, method=which, heuristic=heuristic)
+    at_goal = (flat == target.ravel()).all(axis=1)
+    columns[1][at_goal] = 0  # nodes: no search from the goal itself
+    return SolveManyResult(*columns, method=which, heuristic=label)
 
 
-def _solve_many_ida(flat, m, n, target, heuristic, max_nodes, time_limit, threads, bar,
-                    lengths, nodes, status, seconds, moves):  # fmt: skip
-    from ..moves import decode_moves
+def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
+    mapped = search.map_boards(flat)
+    status, codes, lengths, nodes, seconds = ida.ida_batch(mapped, search.engine, max_nodes, time_limit, threads, bar)
+    for i in np.flatnonzero(status == ida.STATUS_EXHAUSTED)[:1]:
+        _check_not_exhausted(ida.STATUS_EXHAUSTED, int(i))
+    found = status == ida.STATUS_FOUND
+    lengths[~found] = -1
+    moves = [decode_moves(search.unmap_codes(c)) if ok else "" for c, ok in zip(codes, found)]
+    labels = np.array([_STATUS[int(s)] for s in status], dtype="<U7")
+    return lengths, nodes, labels, seconds, moves
 
+
+def _solve_many_each(flat, target, m, n, which, threads, bar):
+    """The solvers that take one board at a time (slide, constructive)."""
     B = flat.shape[0]
-    tables = _ida.search_tables(m, n, target)
-    args = _ida._kernel_args(tables, _ida._lc_mode(heuristic, tables))
-    cap = _ida._initial_capacity(m, n)
-    codes = np.zeros((B, cap), np.uint8)
-    st = np.zeros(B, np.int64)
-    goal_flat = np.ascontiguousarray(target.ravel())
+    lengths = np.full(B, -1, np.int64)
+    nodes = np.zeros(B, np.int64)
+    seconds = np.zeros(B, np.float64)
+    status = np.empty(B, dtype="<U7")
+    moves = [""] * B
 
     def work(lo, hi):
-        _ida._ida_batch(flat[lo:hi], m, n, *args, 0 if max_nodes is None else max_nodes,
-                        0.0 if time_limit is None else time_limit,
-                        codes[lo:hi], lengths[lo:hi], nodes[lo:hi], st[lo:hi], seconds[lo:hi])  # fmt: skip
         for i in range(lo, hi):
-            if st[i] == _ida.STATUS_DEPTH:  # deeper than the preallocated rows: solve alone
-                s, c, nd, sec = _ida.ida_search(flat[i], m, n, target, heuristic, max_nodes, time_limit)
-                st[i], nodes[i], seconds[i] = s, nd, sec
-                lengths[i] = len(c)
-                moves[i] = decode_moves(c)
-            elif st[i] == _ida.STATUS_FOUND:
-                moves[i] = decode_moves(codes[i, : lengths[i]])
-            if st[i] == _ida.STATUS_EXHAUSTED:
-                raise RuntimeError(f"IDA* exhausted the search space of board {i} without reaching the goal")
-            if st[i] != _ida.STATUS_FOUND:
-                lengths[i] = -1
-            status[i] = _STATUS[int(st[i])]
+            if np.array_equal(flat[i], target.ravel()):
+                sol = Solution(np.zeros(0, np.uint8), nodes=0, method=which)
+            else:
+                sol = _solve_one(flat[i], target, m, n, None, None, None, which)
+            lengths[i] = sol.length if sol.solved else -1
+            nodes[i], status[i], seconds[i], moves[i] = sol.nodes, sol.status, sol.seconds, sol.moves
 
-    _run_chunks(B, _chunk_size(B, m * n, threads), threads, work, bar)
-    at_goal = (flat == goal_flat).all(axis=1)
-    nodes[at_goal] = 0
+    ida.run_chunks(B, 1 if m * n >= 16 else 16, threads, work, bar)
+    return lengths, nodes, status, seconds, moves
+
+
+# ------------------------------------------------------------------ pattern databases
+
+
+def solve_with_pdb(board, goal=None, database=None, max_nodes=None, time_limit=None) -> Solution:
+    """Optimal solution by IDA* with additive pattern databases.
+
+    The same as ``solve(board, goal, heuristic="pdb", database=database, ...)``.
+
+    Parameters
+    ----------
+    board : array_like, shape (m, n)
+        Start board (0 = blank).
+    goal : array_like, optional
+        Goal board (default: tiles row-major, blank last).  Any goal whose
+        blank a board symmetry brings to the database goal's blank cell (for
+        the named databases: any corner) is handled by relabelling.
+    database : str or PatternDatabase, optional
+        Named database (``"7-8"``, ``"6-6-3"``, ``"5-5-5"``, ``"4-4"``,
+        ``"6-6-6-6"``) or a built one.  Default: the strongest cached database
+        for the board size (``4-4`` and ``6-6-3`` are built on first use).
+    max_nodes : int, optional
+        Stop after this many generated nodes (status ``"budget"``).
+    time_limit : float, optional
+        Stop after about this many seconds (status ``"budget"``).
+
+    Returns
+    -------
+    Solution
+        ``nodes`` counts generated nodes as :func:`solve` does (Korf's count);
+        ``method`` is ``"ida"``, ``heuristic`` ``"pdb:<database name>"``.
+
+    Raises
+    ------
+    ValueError
+        Malformed board or option, a board that cannot reach the goal, an
+        unsupported board size or goal.
+    TypeError
+        Options of the wrong type.
+    FileNotFoundError
+        The database named (or needed) is not built.
+
+    Examples
+    --------
+    >>> s = solve_with_pdb([[1, 2, 3], [4, 5, 6], [0, 7, 8]])
+    >>> s.moves, s.status, s.heuristic
+    ('RR', 'optimal', 'pdb:4-4')
+    """
+    return solve(board, goal, heuristic="pdb", max_nodes=max_nodes, time_limit=time_limit, method="ida",
+                 database=database)  # fmt: skip
+
+
+def solve_many_with_pdb(boards, goal=None, database=None, max_nodes=None, time_limit=None, threads=None) -> list:
+    """:func:`solve_with_pdb` for each board of a batch ``(B, m, n)``, as a list of :class:`Solution`.
+
+    The batched, threaded path of :func:`solve_many` (the database is loaded
+    once); ``max_nodes`` and ``time_limit`` apply to each board.  Every board
+    is checked before any search starts.
+
+    Examples
+    --------
+    >>> sols = solve_many_with_pdb([[[1, 2, 3], [4, 5, 6], [7, 0, 8]], [[1, 2, 3], [4, 5, 6], [7, 8, 0]]])
+    >>> [s.length for s in sols]
+    [1, 0]
+    """
+    result = solve_many(boards, goal, heuristic="pdb", max_nodes=max_nodes, time_limit=time_limit, method="ida",
+                        threads=threads, database=database)  # fmt: skip
+    return result.solutions()

@@ -1,0 +1,438 @@
+"""The pattern-database heuristic: the tables of a partition and their lookups.
+
+A *pattern* is a set of tiles.  Its table maps every placement of those tiles
+(the other tiles are indistinguishable and the blank may be anywhere) to the
+fewest moves **of pattern tiles** needed to bring them home.  Since a real
+move moves exactly one tile, the values of disjoint patterns add up to a lower
+bound on the solution length (Korf & Felner 2002).  For a square board whose
+goal blank lies on the main diagonal the same tables also bound the board
+reflected about that diagonal, and the larger of the two sums is used.
+
+:class:`PatternDatabase` holds the tables; :meth:`PatternDatabase.lookup`
+evaluates boards in batches; :func:`pdb_kernel_tables` gives the arrays the
+IDA* engine (:mod:`fastpuzzle.search.ida`) reads, and the ``pdb_*`` kernels
+below update the heuristic one move at a time inside that engine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numba import prange
+
+from ..._jit import jit, pjit, use_threads
+from ...boards import as_boards
+from ...moves import board_symmetries
+from .ranking import placement_weights, rank_placement
+
+__all__ = [
+    "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition", "reflection_applies",
+    "pdb_kernel_tables", "pdb_new_state", "pdb_start", "pdb_child", "pdb_push", "pdb_pop",
+]  # fmt: skip
+
+#: Largest board the kernels handle (cell sets are 64-bit masks).
+MAX_CELLS = 31
+#: Version of the cache layout written by :meth:`PatternDatabase.save`.
+FORMAT_VERSION = 1
+
+
+def check_partition(partition, m, n):
+    n_cells = m * n
+    seen = set()
+    out = []
+    for p in partition:
+        tiles = tuple(int(t) for t in p)
+        if not tiles:
+            raise ValueError("a pattern must hold at least one tile")
+        for t in tiles:
+            if not 1 <= t <= n_cells - 1:
+                raise ValueError(f"pattern tile {t} is outside 1..{n_cells - 1} for a {m}x{n} board")
+            if t in seen:
+                raise ValueError(f"tile {t} is in two patterns; additive patterns must be disjoint")
+            seen.add(t)
+        out.append(tiles)
+    return tuple(out)
+
+
+
+@dataclass(eq=False)
+class PatternDatabase:
+    """Disjoint additive pattern databases for one board shape.
+
+    Attributes
+    ----------
+    name : str
+        Database name (``"7-8"``...) or ``"custom"``.
+    shape : (int, int)
+        Board shape ``(m, n)``.
+    partition : tuple of tuples
+        Tiles of each pattern (disjoint; need not cover every tile).
+    goal : ndarray
+        Goal board the tables measure distance to.
+    data : ndarray of uint8
+        All tables, one after the other (a memory map when loaded from disk).
+    offsets : ndarray of int64
+        Start of each pattern's table in ``data``.
+    reflect : bool
+        Also look up the board reflected about the main diagonal and keep the
+        larger sum (square boards whose goal is symmetric under it).
+
+    Examples
+    --------
+    >>> from fastpuzzle.pdb import build_partition
+    >>> db = build_partition((3, 3), [(1, 2, 3, 4), (5, 6, 7, 8)])
+    >>> db.lookup([[1, 2, 3], [4, 5, 6], [7, 8, 0]]), db.lookup([[1, 2, 3], [4, 5, 6], [7, 0, 8]])
+    (0, 1)
+    """
+
+    name: str
+    shape: tuple
+    partition: tuple
+    goal: np.ndarray
+    data: np.ndarray
+    offsets: np.ndarray
+    reflect: bool = False
+    build_seconds: float = 0.0
+    path: Path | None = None
+    build_peak_bytes: int = 0
+    build_cpu_seconds: float = 0.0
+    _arrays: tuple | None = field(default=None, repr=False)
+
+    @property
+    def tables(self) -> list:
+        """One uint8 array per pattern (views of :attr:`data`)."""
+        ends = list(self.offsets[1:]) + [self.data.shape[0]]
+        return [self.data[a:b] for a, b in zip(self.offsets, ends)]
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.data.shape[0])
+
+    def _kernel_arrays(self):
+        """Arrays describing the partition for the kernels (cached)."""
+        if self._arrays is None:
+            m, n = self.shape
+            n_cells = m * n
+            n_pat = len(self.partition)
+            kmax = max(len(p) for p in self.partition)
+            tiles = np.zeros((n_pat, kmax), np.int64)
+            sizes = np.zeros(n_pat, np.int64)
+            weights = np.zeros((n_pat, kmax), np.int64)
+            pat_of = np.full(n_cells, -1, np.int64)
+            for p, pt in enumerate(self.partition):
+                sizes[p] = len(pt)
+                tiles[p, : len(pt)] = pt
+                weights[p, : len(pt)] = placement_weights(n_cells, len(pt))
+                for t in pt:
+                    pat_of[t] = p
+            # Reflection: cell (r, c) -> (c, r); tile t -> the goal tile found
+            # at the reflected cell of t's goal cell.
+            flat_goal = self.goal.ravel().astype(np.int64)
+            cell_map = np.arange(n_cells, dtype=np.int64)
+            tile_map = np.arange(n_cells, dtype=np.int64)
+            if self.reflect:
+                for c in range(n_cells):
+                    cell_map[c] = (c % n) * n + c // n
+                for c in range(n_cells):
+                    tile_map[flat_goal[c]] = flat_goal[cell_map[c]]
+            self._arrays = (tiles, sizes, weights, np.asarray(self.offsets, np.int64), pat_of, cell_map, tile_map)
+        return self._arrays
+
+    def lookup(self, boards) -> np.ndarray:
+        """Heuristic value of each board (``(B,)`` int array, or an int for one board).
+
+        Boards are measured against :attr:`goal`.
+        """
+        batch, single = as_boards(boards, label="boards")
+        if batch.shape[1:] != tuple(self.shape):
+            raise ValueError(
+                f"boards are {batch.shape[1]}x{batch.shape[2]} but database {self.name!r} is for "
+                f"{self.shape[0]}x{self.shape[1]} boards"
+            )
+        tiles, sizes, weights, offsets, pat_of, cell_map, tile_map = self._kernel_arrays()
+        kernel = _lookup_batch_parallel if use_threads(batch.size) else _lookup_batch
+        out = kernel(
+            batch.reshape(batch.shape[0], -1), self.data, tiles, sizes, weights, offsets, cell_map, tile_map, self.reflect
+        )
+        return int(out[0]) if single else out
+
+    def save(self, directory) -> Path:
+        """Write ``meta.json`` and ``tables.npy`` into ``directory``."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        _replace_atomically(directory / "tables.npy", lambda fh: np.save(fh, np.asarray(self.data)))
+        meta = dict(
+            format=FORMAT_VERSION,
+            name=self.name,
+            shape=list(self.shape),
+            partition=[list(p) for p in self.partition],
+            goal=self.goal.ravel().tolist(),
+            offsets=[int(o) for o in self.offsets],
+            reflect=bool(self.reflect),
+            build_seconds=self.build_seconds,
+            build_peak_bytes=int(self.build_peak_bytes),
+            build_cpu_seconds=float(self.build_cpu_seconds),
+        )
+        _replace_atomically(directory / "meta.json", lambda fh: fh.write(json.dumps(meta, indent=1).encode()))
+        return directory
+
+
+class GoalPlan:
+    """How a goal maps onto a database: a board symmetry plus a relabelling.
+
+    A goal whose blank a symmetry of the board brings to the blank cell of the
+    database's goal is searched on the image board, its tiles renamed so that
+    the image goal reads as the database goal; moves found there map back
+    through the symmetry.
+
+    Examples
+    --------
+    >>> from fastpuzzle.pdb import build
+    >>> plan = GoalPlan(build("4-4", progress=False), np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8]]))
+    >>> plan.name, plan.map_board(np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8]])).tolist()
+    ('rot180', [[1, 2, 3], [4, 5, 6], [7, 8, 0]])
+    """
+
+    def __init__(self, db: PatternDatabase, goal: np.ndarray):
+        m, n = db.shape
+        db_goal = db.goal
+        blank_db = tuple(int(v) for v in np.argwhere(db_goal == 0)[0])
+        for name, transform, code_map in board_symmetries(m, n):
+            image = transform(goal)
+            if image.shape == (m, n) and tuple(int(v) for v in np.argwhere(image == 0)[0]) == blank_db:
+                self.transform, self.name = transform, name
+                # tile image[cell] of the goal plays the part of tile db_goal[cell]
+                relabel = np.zeros(m * n, np.int64)
+                relabel[image.ravel().astype(np.int64)] = db_goal.ravel().astype(np.int64)
+                self.relabel = relabel
+                self.code_back = np.argsort(code_map).astype(np.uint8)
+                return
+        raise ValueError(
+            f"database {db.name!r} measures distance to a goal with the blank at cell {blank_db}; "
+            f"no symmetry of the {m}x{n} board brings this goal's blank there.  Build a database for "
+            "this goal with fastpuzzle.pdb.build_partition(shape, partition, goal=goal)"
+        )
+
+    def map_board(self, board: np.ndarray) -> np.ndarray:
+        """The board (or batch) as the database sees it."""
+        return self.relabel[self.transform(np.asarray(board)).astype(np.int64)]
+
+    def unmap_codes(self, codes: np.ndarray) -> np.ndarray:
+        """Move codes found on the mapped board, as moves on the original board."""
+        return self.code_back[np.asarray(codes, np.int64)]
+
+
+def _replace_atomically(path: Path, write) -> None:
+    """Write ``path`` through a temp file of a unique name, then rename it over
+    ``path``: readers never see a partial file, and two writers (threads or
+    processes building the same database) never share a temp file."""
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+@jit
+def _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf):
+    total = 0
+    for p in range(sizes.shape[0]):
+        k = sizes[p]
+        for i in range(k):
+            buf[i] = pos[tiles[p, i]]
+        total += data[offsets[p] + rank_placement(buf, k, weights[p])]
+    return total
+
+
+@jit
+def _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, out, lo, hi):
+    n_cells = flat.shape[1]
+    pos = np.zeros(n_cells, np.int64)
+    rpos = np.zeros(n_cells, np.int64)
+    buf = np.zeros(tiles.shape[1], np.int64)
+    for b in range(lo, hi):
+        for c in range(n_cells):
+            t = flat[b, c]
+            pos[t] = c
+            rpos[tile_map[t]] = cell_map[c]
+        h = _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf)
+        if reflect:
+            hr = _pattern_sum(rpos, tiles, sizes, weights, offsets, data, buf)
+            if hr > h:
+                h = hr
+        out[b] = h
+
+
+@jit
+def _lookup_batch(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect):
+    out = np.zeros(flat.shape[0], np.int64)
+    _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, out, 0, flat.shape[0])
+    return out
+
+
+@pjit
+def _lookup_batch_parallel(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect):
+    n_boards = flat.shape[0]
+    out = np.zeros(n_boards, np.int64)
+    n_parts = 64
+    step = (n_boards + n_parts - 1) // n_parts
+    for part in prange(n_parts):
+        lo = part * step
+        hi = min(n_boards, lo + step)
+        if lo < hi:
+            _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, out, lo, hi)
+    return out
+
+
+def reflection_applies(goal: np.ndarray, partition) -> bool:
+    """Reflection applies to square boards whose goal maps the blank to itself."""
+    m, n = goal.shape
+    if m != n:
+        return False
+    flat = goal.ravel()
+    b = int(np.flatnonzero(flat == 0)[0])
+    return (b % n) * n + b // n == b
+
+
+
+# ---------------------------------------------------------------------------
+# The heuristic inside the IDA* engine (one move at a time)
+# ---------------------------------------------------------------------------
+
+
+def pdb_kernel_tables(db: PatternDatabase | None = None) -> tuple:
+    """Arrays of ``db`` in the order the engine's ``pdb_*`` kernels read them.
+
+    ``(data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map,
+    reflect)``; with no database, placeholders of the same types (the engine
+    then never reads them).
+    """
+    if db is None:
+        data = np.zeros(1, np.uint8)
+        one = np.zeros(1, np.int64)
+        two = np.zeros((1, 1), np.int64)
+        arrays, reflect = (two, one, two, one, one, one, one), 0
+    else:
+        data = np.asarray(db.data).view(np.ndarray)
+        arrays, reflect = db._kernel_arrays(), int(db.reflect)
+    data = data.view()
+    data.setflags(write=False)  # one type for loaded (memory-mapped) and built tables
+    return (data,) + tuple(arrays) + (reflect,)
+
+
+@jit
+def pdb_new_state(tables, n_cells):
+    """Per-search state: tile cells, reflected tile cells, the value of each
+    pattern (row 0 direct, row 1 reflected), their sums, a rank buffer."""
+    tiles = tables[1]
+    n_patterns = tiles.shape[0]
+    return (np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int64), np.zeros((2, n_patterns), np.int64),
+            np.zeros(2, np.int64), np.zeros(tiles.shape[1], np.int64))  # fmt: skip
+
+
+@jit
+def _pattern_value(tables, where, p, buf):
+    data, tiles, sizes, weights, offsets = tables[0], tables[1], tables[2], tables[3], tables[4]
+    k = sizes[p]
+    for i in range(k):
+        buf[i] = where[tiles[p, i]]
+    return np.int64(data[offsets[p] + rank_placement(buf, k, weights[p])])
+
+
+@jit
+def pdb_start(cells, tables, state):
+    """Fill ``state`` for the flat board ``cells``; returns ``h``."""
+    cell_map, tile_map, reflect = tables[6], tables[7], tables[8]
+    pos, rpos, values, sums, buf = state
+    for c in range(cells.shape[0]):
+        t = cells[c]
+        pos[t] = c
+        rpos[tile_map[t]] = cell_map[c]
+    sums[0] = 0
+    sums[1] = 0
+    for p in range(values.shape[1]):
+        values[0, p] = _pattern_value(tables, pos, p, buf)
+        sums[0] += values[0, p]
+        if reflect:
+            values[1, p] = _pattern_value(tables, rpos, p, buf)
+            sums[1] += values[1, p]
+    return max(sums[0], sums[1])
+
+
+@jit
+def pdb_child(tables, state, tile, blank):
+    """``h`` after ``tile`` slides into ``blank``, and the new values of the
+    one pattern (and reflected pattern) it belongs to (-1: none)."""
+    pattern_of, cell_map, tile_map, reflect = tables[5], tables[6], tables[7], tables[8]
+    pos, rpos, values, sums, buf = state
+    h = sums[0]
+    new_value = -1
+    p = pattern_of[tile]
+    if p >= 0:
+        home = pos[tile]
+        pos[tile] = blank  # looked up in place, put back below
+        new_value = _pattern_value(tables, pos, p, buf)
+        pos[tile] = home
+        h += new_value - values[0, p]
+    new_reflected = -1
+    if reflect:
+        h_reflected = sums[1]
+        rt = tile_map[tile]
+        pr = pattern_of[rt]
+        if pr >= 0:
+            home = rpos[rt]
+            rpos[rt] = cell_map[blank]
+            new_reflected = _pattern_value(tables, rpos, pr, buf)
+            rpos[rt] = home
+            h_reflected += new_reflected - values[1, pr]
+        if h_reflected > h:
+            h = h_reflected
+    return h, new_value, new_reflected
+
+
+@jit
+def pdb_push(tables, state, tile, blank, new_value, new_reflected, undo, depth):
+    """Make the move of :func:`pdb_child` in ``state``; old values go to ``undo[depth]``."""
+    pattern_of, cell_map, tile_map = tables[5], tables[6], tables[7]
+    pos, rpos, values, sums, buf = state
+    pos[tile] = blank
+    rt = tile_map[tile]
+    rpos[rt] = cell_map[blank]
+    if new_value >= 0:
+        p = pattern_of[tile]
+        undo[depth, 0] = values[0, p]
+        sums[0] += new_value - values[0, p]
+        values[0, p] = new_value
+    if new_reflected >= 0:
+        pr = pattern_of[rt]
+        undo[depth, 1] = values[1, pr]
+        sums[1] += new_reflected - values[1, pr]
+        values[1, pr] = new_reflected
+
+
+@jit
+def pdb_pop(tables, state, tile, cell, undo, depth):
+    """Undo :func:`pdb_push`: ``tile`` goes back to ``cell``."""
+    pattern_of, cell_map, tile_map, reflect = tables[5], tables[6], tables[7], tables[8]
+    pos, rpos, values, sums, buf = state
+    pos[tile] = cell
+    rt = tile_map[tile]
+    rpos[rt] = cell_map[cell]
+    p = pattern_of[tile]
+    if p >= 0:
+        sums[0] += undo[depth, 0] - values[0, p]
+        values[0, p] = undo[depth, 0]
+    if reflect:
+        pr = pattern_of[rt]
+        if pr >= 0:
+            sums[1] += undo[depth, 1] - values[1, pr]
+            values[1, pr] = undo[depth, 1]

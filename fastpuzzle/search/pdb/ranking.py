@@ -1,0 +1,78 @@
+"""Perfect hashing of pattern placements.
+
+A placement of a pattern's ``k`` tiles is the ordered list of their cells.
+Its rank is a mixed-radix number whose digit ``i`` counts the free cells
+below tile ``i``'s cell (cells of tiles ``0..i-1`` removed), so the ranks of
+all ``N! / (N-k)!`` placements are exactly ``0 .. N!/(N-k)! - 1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import jit
+
+__all__ = ["placement_weights", "placement_count", "rank_placement", "unrank_placement"]
+
+
+def placement_weights(n_cells: int, k: int) -> np.ndarray:
+    """Place values of the ranking: digit ``i`` ranges over ``n_cells - i`` cells."""
+    w = np.ones(k, np.int64)
+    for i in range(k - 2, -1, -1):
+        w[i] = w[i + 1] * (n_cells - i - 1)
+    return w
+
+
+def placement_count(n_cells: int, k: int) -> int:
+    """Number of placements of ``k`` distinct tiles on ``n_cells`` cells.
+
+    Examples
+    --------
+    >>> placement_count(16, 7)
+    57657600
+    """
+    out = 1
+    for i in range(k):
+        out *= n_cells - i
+    return out
+
+
+@jit
+def rank_placement(cells_of, k, w):
+    """Rank of the ordered placement ``cells_of[0:k]`` (distinct cells).
+
+    Examples
+    --------
+    >>> w = placement_weights(4, 2)
+    >>> [int(rank_placement(np.array(p), 2, w)) for p in ([0, 1], [1, 0], [3, 2])]
+    [0, 3, 11]
+    """
+    idx = 0
+    for i in range(k):
+        c = cells_of[i]
+        d = c
+        for j in range(i):
+            if cells_of[j] < c:
+                d -= 1
+        idx += d * w[i]
+    return idx
+
+
+@jit
+def unrank_placement(idx, k, w, out):
+    """Inverse of :func:`rank_placement`; returns the occupied-cell mask."""
+    used = 0
+    for i in range(k):
+        d = idx // w[i]
+        idx -= d * w[i]
+        c = 0
+        while True:
+            if (used >> c) & 1 == 0:
+                if d == 0:
+                    break
+                d -= 1
+            c += 1
+        out[i] = c
+        used |= 1 << c
+    return used
+

@@ -1,0 +1,215 @@
+"""Named pattern databases and their disk cache.
+
+Named databases are cached on disk (``$FASTPUZZLE_CACHE`` or
+``~/.cache/fastpuzzle``), one directory per name holding ``meta.json`` and
+``tables.npy``, and memory-mapped when loaded.  A build writes through temp
+files of unique names and renames them into place, and builds of the same
+name in one process take turns (a lock per name), so threads that all ask for
+a missing database build it once.
+
+===========  ======  =========================================  ============
+name         board   patterns (default goal, blank last)        table bytes
+===========  ======  =========================================  ============
+``4-4``      3x3     1 2 3 4 / 5 6 7 8                          6 048
+``5-5-5``    4x4     1 2 3 5 6 / 4 7 8 11 12 / 9 10 13 14 15    1.6 M
+``6-6-3``    4x4     1 2 5 6 9 13 / 3 4 7 8 11 12 / 10 14 15    11.5 M
+``7-8``      4x4     9..15 / 1..8                               577 M
+``6-6-6-6``  5x5     four 6-tile blocks                         510 M
+===========  ======  =========================================  ============
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from ...boards import as_goal
+from .build import build_partition
+from .heuristic import FORMAT_VERSION, PatternDatabase, reflection_applies
+from .ranking import placement_count
+
+__all__ = ["DATABASES", "cache_dir", "resolve_name", "build", "load", "available", "choose_database"]
+
+#: Named partitions, for the default goal (tiles 1..N-1 row-major, blank last).
+DATABASES = {
+    "4-4": dict(shape=(3, 3), partition=((1, 2, 3, 4), (5, 6, 7, 8))),
+    "5-5-5": dict(shape=(4, 4), partition=((1, 2, 3, 5, 6), (4, 7, 8, 11, 12), (9, 10, 13, 14, 15))),
+    "6-6-3": dict(shape=(4, 4), partition=((1, 2, 5, 6, 9, 13), (3, 4, 7, 8, 11, 12), (10, 14, 15))),
+    "7-8": dict(shape=(4, 4), partition=((9, 10, 11, 12, 13, 14, 15), (1, 2, 3, 4, 5, 6, 7, 8))),
+    "6-6-6-6": dict(
+        shape=(5, 5),
+        partition=((1, 2, 3, 6, 7, 8), (4, 5, 9, 10, 14, 15), (11, 12, 16, 17, 21, 22), (13, 18, 19, 20, 23, 24)),
+    ),
+}
+
+#: Preferred database per board shape, strongest first.  Databases marked
+#: ``auto`` are quick enough to build on first use.
+PREFERENCE = {
+    (3, 3): [("4-4", True)],
+    (4, 4): [("7-8", False), ("6-6-3", True)],
+    (5, 5): [("6-6-6-6", False)],
+}
+
+
+def cache_dir() -> Path:
+    """Directory of cached databases: ``$FASTPUZZLE_CACHE`` or ``~/.cache/fastpuzzle``."""
+    env = os.environ.get("FASTPUZZLE_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "fastpuzzle"
+
+
+
+def resolve_name(name: str) -> str:
+    key = str(name).strip().lower()
+    for prefix in ("3x3-", "4x4-", "5x5-", "15-", "24-", "8-"):
+        if key.startswith(prefix) and key[len(prefix) :] in DATABASES:
+            key = key[len(prefix) :]
+    if key not in DATABASES:
+        raise ValueError(f"unknown pattern database {name!r}; choose one of {', '.join(DATABASES)}")
+    return key
+
+
+def build(name: str, progress: bool = True, *, force: bool = False, directory=None) -> PatternDatabase:
+    """Build a named database (see :data:`DATABASES`) and cache it on disk.
+
+    Returns the loaded (memory-mapped) database.  An existing cache entry is
+    reused unless ``force``.
+
+    Examples
+    --------
+    >>> db = build("4-4", progress=False)
+    >>> db.shape, [len(p) for p in db.partition]
+    ((3, 3), [4, 4])
+    """
+    key = resolve_name(name)
+    target = cache_path(key, directory)
+    with _build_lock(target):
+        if not force:
+            try:
+                return load(key, directory=directory)
+            except FileNotFoundError:
+                pass
+        spec = DATABASES[key]
+        db = build_partition(spec["shape"], spec["partition"], name=key, progress=progress)
+        db.save(target)
+    return load(key, directory=directory)
+
+
+_BUILD_LOCKS: dict = {}
+_BUILD_LOCKS_GUARD = threading.Lock()
+
+
+def _build_lock(target: Path) -> threading.Lock:
+    """One lock per cache directory: threads asking for the same database build it once."""
+    key = os.path.abspath(target)
+    with _BUILD_LOCKS_GUARD:
+        return _BUILD_LOCKS.setdefault(key, threading.Lock())
+
+
+def cache_path(key: str, directory=None) -> Path:
+    """Directory of the named database ``key``: ``directory`` if given, else under :func:`cache_dir`."""
+    return Path(directory) if directory is not None else cache_dir() / key
+
+
+def available() -> list[str]:
+    """Names of the databases present in the cache."""
+    return [k for k in DATABASES if (cache_path(k) / "meta.json").exists()]
+
+
+def load(name: str, *, directory=None) -> PatternDatabase:
+    """Load a cached database (tables memory-mapped read-only).
+
+    Raises ``FileNotFoundError`` naming the build command when it is missing.
+    """
+    key = resolve_name(name)
+    path = cache_path(key, directory)
+    meta_path = path / "meta.json"
+    if not meta_path.exists() or not (path / "tables.npy").exists():
+        raise FileNotFoundError(
+            f"pattern database {key!r} is not built (looked in {path}); build it with "
+            f"`fastpuzzle pdb build {key}` or fastpuzzle.pdb.build({key!r})"
+        )
+    rebuild = f"rebuild it with fastpuzzle.pdb.build({key!r}, force=True)"
+    try:
+        return _read_cached(key, path)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as exc:
+        if isinstance(exc, ValueError) and str(exc).startswith("cached database"):
+            raise
+        raise ValueError(f"cached database in {path} is unreadable ({type(exc).__name__}: {exc}); {rebuild}") from None
+
+
+def _read_cached(key: str, path: Path) -> PatternDatabase:
+    """The database in ``path``; any inconsistency raises (turned into ValueError by :func:`load`)."""
+    rebuild = f"rebuild it with fastpuzzle.pdb.build({key!r}, force=True)"
+    meta = json.loads((path / "meta.json").read_text())
+    spec = DATABASES[key]
+    m, n = (int(v) for v in meta["shape"])
+    partition = tuple(tuple(int(t) for t in p) for p in meta["partition"])
+    if meta.get("format") != FORMAT_VERSION or (m, n) != spec["shape"] or partition != spec["partition"]:
+        raise ValueError(f"cached database in {path} is stale or foreign; {rebuild}")
+    sizes = [placement_count(m * n, len(p)) for p in partition]
+    offsets = np.asarray(meta["offsets"], np.int64)
+    goal = as_goal(np.asarray(meta["goal"], np.int64).reshape(m, n), m, n)
+    reflect = bool(meta["reflect"])
+    if offsets.tolist() != np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist() or (
+        reflect and not reflection_applies(goal, partition)
+    ):
+        raise ValueError(f"cached database in {path} has inconsistent metadata; {rebuild}")
+    data = np.load(path / "tables.npy", mmap_mode="r", allow_pickle=False)
+    if data.dtype != np.uint8 or data.shape != (sum(sizes),):
+        raise ValueError(f"cached database in {path} is truncated; {rebuild}")
+    return PatternDatabase(
+        key, (m, n), partition, goal, data, offsets, reflect,
+        float(meta.get("build_seconds", 0.0)), path,
+        int(meta.get("build_peak_bytes", 0)), float(meta.get("build_cpu_seconds", 0.0)),
+    )  # fmt: skip
+
+
+def choose_database(shape, database):
+    """The database for boards of ``shape``: ``database`` itself (a
+    :class:`PatternDatabase` or a name, checked against the shape) or, when
+    None, the strongest one cached for the shape (quick ones are built).
+
+    Examples
+    --------
+    >>> choose_database((3, 3), "4-4").name
+    '4-4'
+    """
+    if isinstance(database, PatternDatabase):
+        if tuple(database.shape) != tuple(shape):
+            raise ValueError(
+                f"database {database.name!r} is for {database.shape[0]}x{database.shape[1]} boards, "
+                f"the boards are {shape[0]}x{shape[1]}"
+            )
+        return database
+    if database is not None:
+        if not isinstance(database, str):
+            raise TypeError(f"database must be a name, a PatternDatabase or None, got {database!r}")
+        key = resolve_name(database)
+        if DATABASES[key]["shape"] != tuple(shape):
+            s = DATABASES[key]["shape"]
+            raise ValueError(f"database {key!r} is for {s[0]}x{s[1]} boards, the boards are {shape[0]}x{shape[1]}")
+        return load(key)
+    prefs = PREFERENCE.get(tuple(shape))
+    if prefs is None:
+        raise ValueError(
+            f"no pattern database for {shape[0]}x{shape[1]} boards (named ones cover 3x3, 4x4 and 5x5); "
+            "build one with fastpuzzle.pdb.build_partition(shape, partition) and pass it as database="
+        )
+    for key, _ in prefs:
+        try:
+            return load(key)
+        except FileNotFoundError:
+            continue
+    for key, auto in prefs:
+        if auto:
+            return build(key, progress=False)
+    key = prefs[0][0]
+    raise FileNotFoundError(
+        f"the {shape[0]}x{shape[1]} pattern database {key!r} is not built; build it once with "
+        f"`fastpuzzle pdb build {key}` (takes minutes)"
+    )
+
