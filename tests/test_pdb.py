@@ -478,3 +478,17 @@ def test_5x5_with_korf_goal_against_bidirectional_bfs(rng):
         s = pdb.solve_with_pdb(b, goal=goal, database=db)
         assert s.status == "optimal" and s.verify(b, goal)
         assert s.length == naive.distance(tuple(int(v) for v in b.ravel()), g, 5, 5)
+
+
+def test_heuristic_reachable_from_fp_heuristics(db44, all3):
+    import fastpuzzle as fp
+
+    boards, dist = all3
+    assert np.array_equal(fp.heuristics.pattern_database(boards, database=db44), db44.lookup(boards))
+    assert fp.heuristics.pattern_database(boards[0], database=db44) == db44.lookup(boards[0])
+    # another goal: the bound holds for distances to that goal (distances to g equal distances from g)
+    goal = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8]])
+    far = naive.bfs_distances(tuple(int(v) for v in goal.ravel()), 3, 3)
+    sample = boards[:: max(1, len(boards) // 500)]
+    h = fp.heuristics.pattern_database(sample, goal=goal, database=db44)
+    assert all(v <= far[tuple(int(x) for x in b.ravel())] for v, b in zip(h, sample))

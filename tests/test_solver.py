@@ -209,7 +209,7 @@ def test_solve_many_equals_solve_and_thread_count_does_not_matter(rng):
 
 def test_solve_many_grows_the_stack(monkeypatch):
     # A tiny preallocated stack forces the per-board fallback path.
-    monkeypatch.setattr(ida, "_initial_capacity", lambda m, n: 4)
+    monkeypatch.setattr(ida, "initial_capacity", lambda m, n: 4)
     boards, lengths = read_korf("korf100.txt")
     res = fp.solve_many(boards[[8, 11]], KORF_GOAL)
     assert res.lengths.tolist() == lengths[[8, 11]].tolist()
@@ -357,7 +357,7 @@ def test_dispatch_to_constructive_and_pdb(monkeypatch, tmp_path):
     many = fp.solve_many(board3[None], heuristic="pdb")
     assert (one.method, one.heuristic, one.moves) == ("ida", "pdb:4-4", "R")
     assert (many.method, many.heuristic, many.moves, many.nodes.tolist()) == ("ida", "pdb:4-4", ["R"], [one.nodes])
-    assert one.nodes == 1 + 2  # the root, then its two children (the second is the goal)
+    assert one.nodes == 1 + 3  # the root, then its children U, L (pruned) and R (the goal)
 
 
 def test_solve_many_progress_bar(capsys, rng):
@@ -467,3 +467,28 @@ def test_cli_demo_lines(rng):
     lines = cli_solve.demo_lines(boards, seed=3)
     assert len(lines) == 3 and "1,000 3x3 boards" in lines[0]
     assert all(line.startswith("solve") for line in lines) and "(optimal)" in lines[1]
+
+
+def test_solution_refuses_bad_move_codes():
+    with pytest.raises(ValueError, match="move 1 has code 7"):
+        fp.Solution(np.array([0, 7], np.uint8))
+    with pytest.raises(ValueError, match="move 0 has code -1"):
+        fp.Solution(np.array([-1]))
+    with pytest.raises(TypeError, match="move codes"):
+        fp.Solution(np.array([0.5]))
+    assert fp.Solution("ul").moves == "UL"
+
+
+def test_verify_count_only_solution(rng):
+    from fastpuzzle.search.constructive import solve_constructive
+
+    for m, n in [(3, 3), (4, 5), (6, 6)]:
+        board = solvable_board(rng, m, n)
+        full = solve_constructive(board)
+        counted = solve_constructive(board, count_only=True)
+        assert full.verify(board) and counted.verify(board) and counted.length == full.length
+        # a count of the wrong parity, or below the Manhattan distance, cannot be right
+        odd = fp.Solution(np.zeros(0, np.uint8), status="found", move_count=counted.length + 1)
+        short = fp.Solution(np.zeros(0, np.uint8), status="found", move_count=max(0, fp.heuristics.manhattan(board) - 2))
+        assert not odd.verify(board)
+        assert not short.verify(board) or fp.heuristics.manhattan(board) < 2

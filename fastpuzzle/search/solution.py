@@ -91,7 +91,12 @@ class Solution:
     _moves: str | None = field(default=None, repr=False)
 
     def __post_init__(self):
-        self.codes = encode_moves(self.codes)  # a checked uint8 copy: codes outside 0..3 raise ValueError
+        codes = self.codes
+        if isinstance(codes, np.ndarray) and codes.dtype == np.uint8 and codes.ndim == 1:
+            if codes.size and int(codes.max()) > 3:  # one pass, no copy: solvers hand over millions of moves
+                encode_moves(codes)  # raises ValueError naming the first bad move
+        else:
+            self.codes = encode_moves(codes)  # TypeError/ValueError for anything but move codes
 
     @property
     def moves(self) -> str:
