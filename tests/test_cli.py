@@ -12,7 +12,8 @@ from fastpuzzle import is_solvable
 from fastpuzzle.generate import random_permutations, random_solvable
 from fastpuzzle.textio import format_boards
 
-from .naive import goal, naive_judge, reachable
+from . import naive
+from .naive import naive_judge
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -73,14 +74,14 @@ def test_check_text_verdicts_per_board(tmp_path):
     p = cli("check", f)
     assert p.returncode == 0, p.stderr
     got = p.stdout.decode().split()
-    assert got == ["solvable" if reachable(b, goal(3, 3)) else "unsolvable" for b in boards]
+    assert got == ["solvable" if naive.reachable(b, naive.goal(3, 3)) else "unsolvable" for b in boards]
     # the same from standard input, as grids, with a goal file
     goal = tmp_path / "goal.txt"
     goal.write_text("0 1 2\n3 4 5\n6 7 8\n")
     p = cli("check", "-", "--goal", goal, stdin=format_boards(boards, "grids").replace(b"\n0", b"\n0"))
     assert p.returncode == 0, p.stderr
     want = [
-        "reachable" if reachable(b, [[0, 1, 2], [3, 4, 5], [6, 7, 8]]) else "unreachable"
+        "reachable" if naive.reachable(b, [[0, 1, 2], [3, 4, 5], [6, 7, 8]]) else "unreachable"
         for b in boards
     ]
     assert p.stdout.decode().split() == want

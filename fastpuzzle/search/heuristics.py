@@ -489,7 +489,7 @@ def lc_start(cells, m, n, tables, kind, state):
     return h
 
 
-@jit
+@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
 def lc_child(cells, m, n, tables, kind, state, tile, src, blank, op, parent_h):
     """``h`` after ``tile`` slides from ``src`` into ``blank`` (move ``op``),
     plus what :func:`lc_push` needs: the changed line and its code change
@@ -514,7 +514,7 @@ def lc_child(cells, m, n, tables, kind, state, tile, src, blank, op, parent_h):
     return h, line, value
 
 
-@jit
+@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
 def lc_push(m, n, tables, kind, state, tile, blank, op, line, value, undo, depth):
     """Make the move of :func:`lc_child` in ``state``; a rescanned line's old penalty goes to ``undo[depth]``."""
     along_line, along_delta, tile_shift = tables[1], tables[2], tables[7]
@@ -528,7 +528,7 @@ def lc_push(m, n, tables, kind, state, tile, blank, op, line, value, undo, depth
         line_penalty[as_unsigned(line)] = value
 
 
-@jit
+@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
 def lc_pop(m, n, tables, kind, state, tile, blank, op, undo, depth):
     """Undo :func:`lc_push` (``tile`` had slid into ``blank`` by move ``op``)."""
     move_word, along_line, along_delta, tile_shift = tables[0], tables[1], tables[2], tables[7]

@@ -132,14 +132,14 @@ def _start_h(cells, m, n, kind, lc_tables, pdb_tables, state):
     return lc_start(cells, m, n, lc_tables, kind, state[0])
 
 
-@jit
+@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
 def _child_h(cells, m, n, kind, lc_tables, pdb_tables, state, tile, src, blank, op, parent_h):
     if kind == KIND_PDB:
         return pdb_child(pdb_tables, state[1], tile, blank)
     return lc_child(cells, m, n, lc_tables, kind, state[0], tile, src, blank, op, parent_h)
 
 
-@jit
+@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
 def _push_h(m, n, kind, lc_tables, pdb_tables, state, tile, blank, op, aux1, aux2, undo, depth):
     if kind == KIND_PDB:
         pdb_push(pdb_tables, state[1], tile, blank, aux1, aux2, undo, depth)
@@ -147,7 +147,7 @@ def _push_h(m, n, kind, lc_tables, pdb_tables, state, tile, blank, op, aux1, aux
         lc_push(m, n, lc_tables, kind, state[0], tile, blank, op, aux1, aux2, undo, depth)
 
 
-@jit
+@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
 def _pop_h(m, n, kind, lc_tables, pdb_tables, state, tile, src, blank, op, undo, depth):
     if kind == KIND_PDB:
         pdb_pop(pdb_tables, state[1], tile, src, undo, depth)

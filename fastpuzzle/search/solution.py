@@ -130,7 +130,7 @@ class Solution:
 
         Examples
         --------
-        >>> Solution(np.array([1], np.uint8)).verify([[1, 2], [0, 3]])
+        >>> Solution(np.array([2], np.uint8)).verify([[1, 2], [0, 3]])
         True
         >>> Solution(np.zeros(0, np.uint8), status="found", move_count=3).verify([[1, 2], [0, 3]])
         True

@@ -339,7 +339,7 @@ def pdb_new_state(tables, n_cells):
             np.zeros(2, np.int64), np.zeros(tiles.shape[1], np.int64))  # fmt: skip
 
 
-@jit
+@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
 def _pattern_value(tables, where, p, buf):
     data, tiles, sizes, weights, offsets = tables[0], tables[1], tables[2], tables[3], tables[4]
     k = sizes[p]
@@ -368,7 +368,7 @@ def pdb_start(cells, tables, state):
     return max(sums[0], sums[1])
 
 
-@jit
+@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
 def pdb_child(tables, state, tile, blank):
     """``h`` after ``tile`` slides into ``blank``, and the new values of the
     one pattern (and reflected pattern) it belongs to (-1: none)."""
@@ -399,7 +399,7 @@ def pdb_child(tables, state, tile, blank):
     return h, new_value, new_reflected
 
 
-@jit
+@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
 def pdb_push(tables, state, tile, blank, new_value, new_reflected, undo, depth):
     """Make the move of :func:`pdb_child` in ``state``; old values go to ``undo[depth]``."""
     pattern_of, cell_map, tile_map = tables[5], tables[6], tables[7]
@@ -419,7 +419,7 @@ def pdb_push(tables, state, tile, blank, new_value, new_reflected, undo, depth):
         values[1, pr] = new_reflected
 
 
-@jit
+@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
 def pdb_pop(tables, state, tile, cell, undo, depth):
     """Undo :func:`pdb_push`: ``tile`` goes back to ``cell``."""
     pattern_of, cell_map, tile_map, reflect = tables[5], tables[6], tables[7], tables[8]

@@ -175,7 +175,7 @@ def choose_database(shape, database):
 
     Examples
     --------
-    >>> choose_database((3, 3), "4-4").name
+    >>> choose_database((3, 3), build("4-4", progress=False)).name
     '4-4'
     """
     if isinstance(database, PatternDatabase):
