@@ -29,8 +29,8 @@ import numba
 import numpy as np
 
 from ._jit import jit, pjit, use_threads
-from .boards import _check_shape, as_goal, board_dtype
-from .moves import MOVE_CHARS, _step
+from .boards import as_goal, board_dtype, check_shape
+from .moves import MOVE_BYTES, step_cell, undo_code
 
 __all__ = ["random_solvable", "scramble", "random_permutations", "seed_key", "block_boards"]
 
@@ -307,7 +307,7 @@ def _scramble_block(out, codes, goal_flat, start, stop, k0, k1, block, m, n, gbl
                 x, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
                 j, s0, s1, s2, s3 = _bounded(x >> _U64(32), _U64(cnt), s0, s1, s2, s3)
                 mv = opts[np.intp(j)]
-            nr, nc = _step(r, c, mv)
+            nr, nc = step_cell(r, c, mv)
             t = nr * n + nc
             a[r * n + c] = a[t]
             a[t] = 0
@@ -348,7 +348,7 @@ def _check_count(count):
 
 
 def _prepare(m, n, goal):
-    _check_shape(m, n)
+    check_shape(m, n)
     m, n = int(m), int(n)
     g = as_goal(goal, m, n)
     return m, n, np.ascontiguousarray(g.ravel())
