@@ -25,6 +25,8 @@ many boards follow it (``random_solvable(m, n, 10, seed=s)[:5]`` equals
 
 from __future__ import annotations
 
+import os
+
 import numba
 import numpy as np
 
@@ -78,6 +80,8 @@ def seed_key(seed) -> tuple[int, int]:
         words = seed.integers(0, 1 << 64, size=2, dtype=np.uint64, endpoint=False)
     elif isinstance(seed, np.random.SeedSequence):
         words = seed.generate_state(2, np.uint64)
+    elif isinstance(seed, (bool, np.bool_)):
+        raise TypeError(f"seed must be None, an int, a SeedSequence or a Generator, got the bool {seed!r}")
     elif seed is None or isinstance(seed, (int, np.integer)):
         if seed is not None and int(seed) < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed}")
@@ -266,14 +270,17 @@ def _line_parallel(out, tiles, bsize, first_block, k0, k1):
 
 
 @jit
-def _scramble_block(out, codes, goal_flat, start, stop, k0, k1, block, m, n, gblank):
-    """Random walks of ``codes.shape[1]`` moves from the goal, no immediate undo.
+def _scramble_block(out, codes, walk_length, goal_flat, start, stop, k0, k1, block, m, n, gblank):
+    """Random walks of ``walk_length`` moves from the goal, no immediate undo.
 
     A move that undoes the previous one is only taken at a dead end (a 1-row
     or 1-column board with the blank at an end), where it is the only move.
+    ``codes`` (B, walk_length) receives the walks, or is empty (0, 0) when
+    the caller did not ask for them: the walk is the same either way.
     """
     N = goal_flat.shape[0]
-    K = codes.shape[1]
+    K = walk_length
+    keep = codes.shape[0] != 0
     s0, s1, s2, s3 = _stream(k0, k1, block)
     opts = np.empty(4, np.intp)
     for b in range(start, stop):
@@ -299,7 +306,7 @@ def _scramble_block(out, codes, goal_flat, start, stop, k0, k1, block, m, n, gbl
                 opts[cnt] = 3
                 cnt += 1
             if cnt == 0:  # dead end: only the undo is legal
-                opts[0] = 3 - prev
+                opts[0] = undo_code(prev)
                 cnt = 1
             if cnt == 1:
                 mv = opts[0]
@@ -312,50 +319,114 @@ def _scramble_block(out, codes, goal_flat, start, stop, k0, k1, block, m, n, gbl
             a[r * n + c] = a[t]
             a[t] = 0
             r, c = nr, nc
-            codes[b, k] = mv
+            if keep:
+                codes[b, k] = mv
             prev = mv
 
 
 @jit
-def _scramble_serial(out, codes, goal_flat, bsize, first_block, k0, k1, m, n, gblank):
+def _scramble_serial(out, codes, walk_length, goal_flat, bsize, first_block, k0, k1, m, n, gblank):
     B = out.shape[0]
     nblocks = (B + bsize - 1) // bsize
     for k in range(nblocks):
-        _scramble_block(out, codes, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, m, n, gblank)
+        _scramble_block(
+            out, codes, walk_length, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, m, n, gblank
+        )
 
 
 @pjit
-def _scramble_parallel(out, codes, goal_flat, bsize, first_block, k0, k1, m, n, gblank):
+def _scramble_parallel(out, codes, walk_length, goal_flat, bsize, first_block, k0, k1, m, n, gblank):
     B = out.shape[0]
     nblocks = (B + bsize - 1) // bsize
     for k in numba.prange(nblocks):
-        _scramble_block(out, codes, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, m, n, gblank)
+        _scramble_block(
+            out, codes, walk_length, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, m, n, gblank
+        )
 
 
 # ---------------------------------------------------------------------------
-# public API
+# public API (and the checks the Dask twin shares)
 # ---------------------------------------------------------------------------
 
 
-def _check_count(count):
-    if count is None:
+def _physical_memory() -> int:
+    """Bytes of memory of this machine (0 when the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 0
+
+
+def check_allocation(n_bytes: int, what: str) -> None:
+    """Refuse (``ValueError``, naming the bytes) an allocation larger than this
+    machine's memory, before it is attempted: a huge request then fails at
+    once with the figure, not with a ``MemoryError`` or the system's killer.
+
+    Examples
+    --------
+    >>> check_allocation(1 << 20, "one board")
+    >>> check_allocation(1 << 80, "the boards")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the boards would need 1,208,925,819,614,629,174,706,176 bytes ...
+    """
+    memory = _physical_memory()
+    if memory and n_bytes > memory:
+        raise ValueError(
+            f"{what} would need {n_bytes:,} bytes ({n_bytes / 2**30:,.1f} GiB), more than this machine's "
+            f"{memory / 2**30:,.1f} GiB of memory; ask for fewer or smaller boards, or write them in chunks"
+        )
+
+
+def _check_whole(value, name: str, *, allow_none: bool = False, minimum: int = 0):
+    """``value`` as an int, refusing bool, float, str... (``TypeError``) and
+    values below ``minimum`` or past int64 (``ValueError``)."""
+    if value is None and allow_none:
         return None
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
-        raise TypeError(f"count must be None or a non-negative integer, got {count!r}")
-    if count < 0:
-        raise ValueError(f"count must be >= 0, got {count}")
-    return int(count)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        kind = "None or an integer" if allow_none else "an integer"
+        raise TypeError(f"{name} must be {kind} >= {minimum}, got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if value >= 1 << 63:
+        raise ValueError(f"{name} must be below 2**63, got {value}")
+    return value
 
 
-def _prepare(m, n, goal):
+def check_count(count):
+    """A board count: None (one board) or an integer >= 0.
+
+    Examples
+    --------
+    >>> check_count(3), check_count(None)
+    (3, None)
+    """
+    return _check_whole(count, "count", allow_none=True)
+
+
+def prepare_shape_goal(m, n, goal, count=1):
+    """Validated ``(m, n, goal_flat)`` for making ``count`` boards, refusing
+    sizes the machine cannot hold before anything is allocated.
+
+    Examples
+    --------
+    >>> prepare_shape_goal(2, 2, None)
+    (2, 2, array([1, 2, 3, 0], dtype=uint8))
+    """
     check_shape(m, n)
     m, n = int(m), int(n)
+    itemsize = board_dtype(m * n).itemsize
+    # The goal takes one board; goal_board builds it through an int64 range.
+    check_allocation(m * n * (itemsize + 8), f"a {m}x{n} goal board")
+    check_allocation(max(count, 1) * m * n * itemsize, f"{count:,} boards of {m}x{n}")
     g = as_goal(goal, m, n)
     return m, n, np.ascontiguousarray(g.ravel())
 
 
-def _fill_random(out, goal_flat, m, n, key, first_block, fix):
-    """Fill ``out`` (B, N) with blocks ``first_block ...`` of the stream ``key``."""
+def fill_random(out, goal_flat, m, n, key, first_block, fix):
+    """Fill ``out`` (B, N) with blocks ``first_block ...`` of the stream ``key``
+    (arguments already validated; the Dask twin calls this per chunk)."""
     B, N = out.shape
     if B == 0:
         return out
@@ -394,6 +465,16 @@ def random_solvable(m, n, count=None, seed=None, goal=None):
     ndarray
         ``(m, n)`` or ``(count, m, n)`` in the smallest unsigned dtype.
 
+    Raises
+    ------
+    TypeError
+        If a side, the count or the seed is not an integer (``bool`` and
+        ``float`` included) or of an accepted seed type.
+    ValueError
+        If a side or the count is out of range, the goal is malformed, or the
+        boards would need more bytes than the machine has (checked before
+        allocating).
+
     Notes
     -----
     For ``m, n >= 2`` half of all permutations reach the goal; a random
@@ -411,44 +492,62 @@ def random_solvable(m, n, count=None, seed=None, goal=None):
     >>> bool((random_solvable(4, 4, count=3, seed=7) == b).all())
     True
     """
-    count = _check_count(count)
-    m, n, goal_flat = _prepare(m, n, goal)
-    key = seed_key(seed)
+    count = check_count(count)
     B = 1 if count is None else count
+    m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
+    key = seed_key(seed)
     out = np.empty((B, m * n), board_dtype(m * n))
-    _fill_random(out, goal_flat, m, n, key, 0, True)
+    fill_random(out, goal_flat, m, n, key, 0, True)
     out = out.reshape(B, m, n)
     return out[0] if count is None else out
 
 
 def random_permutations(m, n, count=None, seed=None, goal=None):
     """Uniformly random ``m x n`` boards, reachable or not (about half are not
-    when ``m, n >= 2``).  Same seeding rules as :func:`random_solvable`.
+    when ``m, n >= 2``).  Same seeding rules and argument checks as
+    :func:`random_solvable`.
 
     Examples
     --------
     >>> random_permutations(2, 2, count=2, seed=1).shape
     (2, 2, 2)
     """
-    count = _check_count(count)
-    m, n, goal_flat = _prepare(m, n, goal)
-    key = seed_key(seed)
+    count = check_count(count)
     B = 1 if count is None else count
+    m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
+    key = seed_key(seed)
     out = np.empty((B, m * n), board_dtype(m * n))
-    _fill_random(out, goal_flat, m, n, key, 0, False)
+    fill_random(out, goal_flat, m, n, key, 0, False)
     out = out.reshape(B, m, n)
     return out[0] if count is None else out
 
 
-def _fill_scramble(out, codes, goal_flat, m, n, key, first_block):
+def _fill_scramble(out, codes, walk_length, goal_flat, m, n, key, first_block):
+    """Scrambles into ``out``; the walks into ``codes`` (B, walk_length), or
+    nowhere when ``codes`` is empty (0, 0)."""
     B, N = out.shape
     if B == 0:
         return
     k0, k1 = _U64(key[0]), _U64(key[1])
     bsize = block_boards(m, n)
-    par = use_threads(B * max(N, codes.shape[1])) and B > bsize
+    par = use_threads(B * max(N, walk_length)) and B > bsize
     gb = int(np.flatnonzero(goal_flat == 0)[0])
-    (_scramble_parallel if par else _scramble_serial)(out, codes, goal_flat, bsize, first_block, k0, k1, m, n, gb)
+    kernel = _scramble_parallel if par else _scramble_serial
+    kernel(out, codes, walk_length, goal_flat, bsize, first_block, k0, k1, m, n, gb)
+
+
+def _no_walks():
+    return np.empty((0, 0), np.uint8)
+
+
+def _check_return_moves(return_moves):
+    if isinstance(return_moves, (bool, np.bool_)):
+        return bool(return_moves)
+    if isinstance(return_moves, str):
+        if return_moves != "codes":
+            raise ValueError(f"return_moves must be False, True or 'codes', got {return_moves!r}")
+        return return_moves
+    raise TypeError(f"return_moves must be False, True or 'codes', got {return_moves!r} ({type(return_moves).__name__})")
 
 
 def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
@@ -456,7 +555,8 @@ def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
 
     No move undoes the one before it (except at the dead end of a board with
     one row or one column, where the undo is the only legal move).  Every
-    result can reach ``goal`` by construction.
+    result can reach ``goal`` by construction.  The walks are kept only with
+    ``return_moves`` (they take ``count * moves`` bytes).
 
     Parameters
     ----------
@@ -483,6 +583,13 @@ def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
         Only with ``return_moves``.  Letters name the direction the blank
         moved, so ``apply_moves(goal, walk)`` gives the board.
 
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`random_solvable`; also for ``moves`` (an integer >= 0)
+        and ``return_moves``, and when the walks asked for would not fit in
+        memory.
+
     Examples
     --------
     >>> from fastpuzzle import apply_moves, goal_board
@@ -492,25 +599,24 @@ def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
     >>> bool((apply_moves(goal_board(3, 3), walk) == board).all())
     True
     """
-    count = _check_count(count)
-    if isinstance(moves, bool) or not isinstance(moves, (int, np.integer)) or moves < 0:
-        raise ValueError(f"moves must be a non-negative integer, got {moves!r}")
-    if return_moves not in (False, True, "codes"):
-        raise ValueError(f"return_moves must be False, True or 'codes', got {return_moves!r}")
-    m, n, goal_flat = _prepare(m, n, goal)
-    key = seed_key(seed)
+    count = check_count(count)
+    walk_length = _check_whole(moves, "moves")
+    return_moves = _check_return_moves(return_moves)
     B = 1 if count is None else count
+    m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
+    if return_moves:
+        check_allocation(B * walk_length * (1 if return_moves == "codes" else 2), f"{B:,} walks of {walk_length:,} moves")
+    key = seed_key(seed)
     out = np.empty((B, m * n), board_dtype(m * n))
-    codes = np.empty((B, int(moves)), np.uint8)
-    _fill_scramble(out, codes, goal_flat, m, n, key, 0)
+    codes = np.empty((B, walk_length), np.uint8) if return_moves else _no_walks()
+    _fill_scramble(out, codes, walk_length, goal_flat, m, n, key, 0)
     out = out.reshape(B, m, n)
     boards = out[0] if count is None else out
     if not return_moves:
         return boards
     if return_moves == "codes":
         return boards, (codes[0] if count is None else codes)
-    table = np.frombuffer(MOVE_CHARS.encode(), np.uint8)
-    text = table[codes]
+    text = MOVE_BYTES[codes]
     strings = [row.tobytes().decode("ascii") for row in text]
     return boards, (strings[0] if count is None else strings)
 
@@ -520,8 +626,10 @@ def generate_chunks(m, n, count, seed=None, goal=None, scramble_moves=None, chun
     made in one call with the same seed (chunks are whole stream blocks).
 
     ``kind`` is ``"solvable"`` or ``"permutations"``; with ``scramble_moves``
-    set the boards are scrambles of that length.  Used by the command line to
-    write huge files with a progress bar and bounded memory.
+    set the boards are scrambles of that length (their walks are not kept).
+    ``chunk_boards`` (>= 1, rounded to whole blocks) bounds the memory.  Used
+    by the command line to write huge files with a progress bar.  Arguments
+    are checked on the call, before the first chunk is made.
 
     Examples
     --------
@@ -531,21 +639,31 @@ def generate_chunks(m, n, count, seed=None, goal=None, scramble_moves=None, chun
     >>> bool((np.concatenate(parts) == random_solvable(4, 4, count=10000, seed=1)).all())
     True
     """
-    count = _check_count(count)
-    m, n, goal_flat = _prepare(m, n, goal)
+    count = _check_whole(count, "count")
+    walk_length = _check_whole(scramble_moves, "scramble_moves", allow_none=True)
+    chunk_boards = _check_whole(chunk_boards, "chunk_boards", allow_none=True, minimum=1)
+    if not isinstance(kind, str):
+        raise TypeError(f"kind must be 'solvable' or 'permutations', got {kind!r} ({type(kind).__name__})")
+    if kind not in ("solvable", "permutations"):
+        raise ValueError(f"kind must be 'solvable' or 'permutations', got {kind!r}")
+    m, n, goal_flat = prepare_shape_goal(m, n, goal, 1)  # one chunk at a time is held
     key = seed_key(seed)
     bsize = block_boards(m, n)
     if chunk_boards is None:
         chunk_boards = max(1, (1 << 22) // (m * n))
     chunk_boards = max(bsize, (chunk_boards // bsize) * bsize)  # whole blocks
+    check_allocation(min(chunk_boards, count) * m * n * board_dtype(m * n).itemsize, "one chunk of boards")
+    return _chunks(m, n, count, goal_flat, key, bsize, chunk_boards, walk_length, kind)
+
+
+def _chunks(m, n, count, goal_flat, key, bsize, chunk_boards, walk_length, kind):
     dtype = board_dtype(m * n)
     for start in range(0, count, chunk_boards):
         B = min(chunk_boards, count - start)
         out = np.empty((B, m * n), dtype)
         first = start // bsize
-        if scramble_moves is not None:
-            codes = np.empty((B, int(scramble_moves)), np.uint8)
-            _fill_scramble(out, codes, goal_flat, m, n, key, first)
+        if walk_length is not None:
+            _fill_scramble(out, _no_walks(), walk_length, goal_flat, m, n, key, first)
         else:
-            _fill_random(out, goal_flat, m, n, key, first, kind == "solvable")
+            fill_random(out, goal_flat, m, n, key, first, kind == "solvable")
         yield start, out.reshape(B, m, n)
