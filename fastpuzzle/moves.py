@@ -18,11 +18,13 @@ from .boards import as_boards
 
 __all__ = [
     "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "encode_moves", "decode_moves", "apply_moves", "apply_codes",
-    "step_cell", "step_offset", "slide_codes", "UNDO", "undo_code", "transposed_code",
+    "UP_CODE", "LEFT_CODE", "RIGHT_CODE", "DOWN_CODE", "step_cell", "step_offset", "slide_codes", "UNDO", "undo_code", "transposed_code",
 ]  # fmt: skip
 
 #: Move letter of each code.
 MOVE_CHARS = "ULRD"
+#: The codes by name.
+UP_CODE, LEFT_CODE, RIGHT_CODE, DOWN_CODE = 0, 1, 2, 3
 #: Row and column step of the blank for each code.
 ROW_STEP = np.array([-1, 0, 0, 1], np.int64)
 COL_STEP = np.array([0, -1, 1, 0], np.int64)
@@ -127,7 +129,7 @@ def slide_codes(m: int, n: int, blank_from: int, blank_to: int) -> np.ndarray:
     """
     if m != 1 and n != 1:
         raise ValueError(f"slide_codes needs a board of one row or one column, got {m}x{n}")
-    minus, plus = (1, 2) if m == 1 else (0, 3)  # L/R along a row, U/D down a column
+    minus, plus = (LEFT_CODE, RIGHT_CODE) if m == 1 else (UP_CODE, DOWN_CODE)
     code = plus if blank_to >= blank_from else minus
     return np.full(abs(int(blank_to) - int(blank_from)), code, np.uint8)
 
