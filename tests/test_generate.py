@@ -1,4 +1,6 @@
 import math
+import os
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -392,3 +394,20 @@ def test_scramble_without_moves_keeps_no_walks(monkeypatch):
     assert (boards == with_walks).all() and (chunked == boards).all()
     for board, walk in zip(boards, codes):
         assert (apply_moves(goal_board(3, 3), walk) == board).all()
+
+
+def test_cli_refuses_a_huge_shape_in_one_line(tmp_path):
+    # once allocated 75 GiB for the goal board before anything else
+    import subprocess
+    import sys
+
+    out = tmp_path / "x.npy"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    run = subprocess.run(
+        [sys.executable, "-m", "fastpuzzle", "generate", "--shape", "100000x100000", "--count", "0", "--out", str(out)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "would need" in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

@@ -19,7 +19,7 @@ from .state import (
     LINE_FIRST, LINE_LAST, MOVE_COUNT, NO_TILE, RIGHT, ROUTED_MOVES, ROW_STRIDE, STATE_SIZE, TILE_STEPS, TRANSPOSED, UP,
     logical_cell, move_blank, physical_cell, play_pattern,
 )  # fmt: skip
-from .tiles import move_tile, place_two
+from .tiles import move_tile, move_tile_led, place_two
 
 # The pair fix-ups, 3 rows x 2 columns window whose top row holds the pair's
 # targets (a near, b far).  Found once by breadth-first search over the
@@ -57,7 +57,7 @@ def fill_line_ends(cells, pos, locked, codes, state, visited, parent, queue, r0,
             ok = place_two(cells, pos, locked, codes, state, visited, parent, queue, home_label[p], r0, k,
                            home_label[physical_cell(state, r0, k2)], r0, k2, r0, no)
         else:
-            ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, home_label[p], r0, k, none, none)
+            ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, home_label[p], r0, k, none)
         if not ok:
             return False, lo
         locked[p] = 1
@@ -82,13 +82,13 @@ def place_pair_mirrored(cells, pos, locked, codes, state, visited, parent, queue
     xr, xc = logical_cell(state, pos[b])
     if not (xr > ar + 1 and ar > r0):
         return False
-    if move_tile(cells, pos, locked, codes, state, visited, parent, queue, a, ar, far, none, none):
+    if move_tile(cells, pos, locked, codes, state, visited, parent, queue, a, ar, far, none):
         lead_cell = pos[a]
         locked[lead_cell] = 1
-        ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, b, ar + 1, far, none, none)
+        ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, b, ar + 1, far, none)
         locked[lead_cell] = 0
         if ok:
-            move_tile(cells, pos, locked, codes, state, visited, parent, queue, a, r0, far, b, r0)
+            move_tile_led(cells, pos, locked, codes, state, visited, parent, queue, a, r0, far, b, r0)
     state[ERROR] = 0
     home_a = physical_cell(state, r0, near)
     home_b = physical_cell(state, r0, far)
@@ -133,7 +133,7 @@ def place_pair(cells, pos, locked, codes, state, visited, parent, queue, r0, nea
         play_pattern(cells, pos, codes, state, FIX_CORNER)
     else:
         below = physical_cell(state, r0 + 1, near)
-        if not move_tile(cells, pos, locked, codes, state, visited, parent, queue, a, r0 + 1, near, none, none):
+        if not move_tile(cells, pos, locked, codes, state, visited, parent, queue, a, r0 + 1, near, none):
             return False
         locked[below] = 1
         if not route_blank(cells, pos, locked, codes, state, visited, parent, queue, r0, far, none, none):

@@ -21,7 +21,7 @@ from .state import (
 )  # fmt: skip
 
 
-@jit
+@jit(inline="always")  # inlined into the hot loop of move_tile
 def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, gate):
     """The step (dr, dc) of the tile at (xr, xc) toward (tr, tc) that the
     blank at (br, bc) reaches cheapest.  After a step the blank sits behind
@@ -72,7 +72,7 @@ def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, 
     return best, dr, dc, gated
 
 
-@jit
+@jit(inline="always")  # inlined into the hot loop of move_tile
 def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, pair, moves):
     """Write into ``moves`` the blank's moves from (br, bc) to the cell in
     front of the tile at (xr, xc) stepping (dr, dc): a fixed pattern round
@@ -131,17 +131,15 @@ def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, x
     return k
 
 
-@jit
-def play_moves(cells, pos, codes, state, moves, k, blank, count, depth):
+@jit(inline="always")  # inlined into the hot loop of move_tile
+def play_moves(cells, pos, codes, state, moves, k, blank, count, depth, frame):
     """Play logical ``moves[:k]`` from the blank at flat ``blank`` with
     ``count`` moves made and ``depth`` of them in the ring; returns the new
     (blank, count, depth).  The state's copies are left alone: the caller
-    keeps these three in registers across the hot loop."""
-    transposed = state[TRANSPOSED]
-    n = state[ROW_STRIDE]
-    capacity = state[CODE_CAPACITY]
-    first = state[LINE_FIRST]
-    last = state[LINE_LAST]
+    keeps these three, and ``frame`` = (transposed, row stride, code
+    capacity, first and last label of the line), in registers across the
+    hot loop."""
+    transposed, n, capacity, first, last = frame
     for i in range(k):
         code = moves[i]
         if transposed:
@@ -167,8 +165,8 @@ def play_moves(cells, pos, codes, state, moves, k, blank, count, depth):
     return blank, count, depth
 
 
-@jit
-def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate):
+@jit(inline="always")  # the body of move_tile and move_tile_led
+def walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate):
     """Bring tile ``label`` to logical (tr, tc), one step at a time.
 
     Of the (at most two) steps that shorten the tile's distance, take the one
@@ -193,6 +191,7 @@ def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
         row_step = state[ROW_STRIDE]
         col_step = 1
     moves = np.empty(16, np.int64)
+    frame = (state[TRANSPOSED], state[ROW_STRIDE], state[CODE_CAPACITY], state[LINE_FIRST], state[LINE_LAST])
     blank = state[BLANK_CELL]
     count = state[MOVE_COUNT]
     depth = state[RING_DEPTH]
@@ -248,7 +247,7 @@ def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
             locked[follower_cell] = 0
             moves[k] = direction_code(yr - xr, yc - xc)
             k += 1
-        blank, count, depth = play_moves(cells, pos, codes, state, moves, k, blank, count, depth)
+        blank, count, depth = play_moves(cells, pos, codes, state, moves, k, blank, count, depth, frame)
         if follow >= 0:
             br = yr
             bc = yc
@@ -264,6 +263,19 @@ def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
     state[MOVE_COUNT] = count
     state[RING_DEPTH] = depth
     return ok
+
+
+@jit
+def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, gate):
+    """:func:`walk_tile` alone: most calls.  The constant folds the
+    follower's code away (a faster loop)."""
+    return walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, NO_TILE, gate)
+
+
+@jit
+def move_tile_led(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate):
+    """:func:`walk_tile` with a ``follow``-er and/or a ``gate`` (int64 values)."""
+    return walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate)
 
 
 @jit
@@ -297,7 +309,7 @@ def join_tiles(cells, pos, locked, codes, state, visited, parent, queue, mover, 
     anchor_cell = pos[anchor]
     locked[anchor_cell] = 1
     none = np.int64(NO_TILE)
-    ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, mover, cr, cc, none, none)
+    ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, mover, cr, cc, none)
     locked[anchor_cell] = 0
     return ok
 
@@ -332,13 +344,13 @@ def place_two(cells, pos, locked, codes, state, visited, parent, queue, lead, tr
         if xr + 1 >= state[FRAME_ROWS] or yr <= xr:
             join_lead = INFINITE  # no room behind, or the follower is ahead
     if alone <= join_lead and alone <= join_follow:
-        return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, none, gate)
+        return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, gate)
     if narrow:
-        ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, xr, tc, none, none)
+        ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, xr, tc, none)
         if ok:
             lead_cell = pos[lead]
             locked[lead_cell] = 1
-            ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, follow, xr + 1, tc, none, none)
+            ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, follow, xr + 1, tc, none)
             locked[lead_cell] = 0
     elif join_lead <= join_follow:
         ok = join_tiles(cells, pos, locked, codes, state, visited, parent, queue, follow, lead, tr, tc, np.int64(-1))
@@ -348,5 +360,5 @@ def place_two(cells, pos, locked, codes, state, visited, parent, queue, lead, tr
         # The anchored tile walled the mover off: no harm done (every move
         # made was legal), bring the leader alone.
         state[ERROR] = 0
-        return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, none, gate)
-    return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, gate)
+        return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, gate)
+    return move_tile_led(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, gate)
