@@ -157,6 +157,7 @@ def test_examples_run(name, tmp_path, monkeypatch):
             runner = doctest.DocTestRunner(optionflags=flags)
             out: list[str] = []
             runner.run(test, out=out.append, clear_globs=False)
+            namespace.update(test.globs)  # a DocTest runs on a copy: carry the names to the next block
             assert runner.failures == 0, "".join(out)
         elif lang == "python":
             exec(compile(body, f"{name}:{line}", "exec"), namespace)
