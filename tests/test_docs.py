@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,22 @@ def test_render_check_command_agrees(tmp_path):
     res = subprocess.run([sys.executable, "-m", "bench.render", "--check"], cwd=ROOT, capture_output=True,
                          text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_bench_run_into_docs_renders_the_pages(tmp_path, monkeypatch):
+    from bench import suite
+
+    fake = types.ModuleType("bench.bench_solvability")
+    fake.run = lambda quick=False: [{"family": "solvability", "name": "fresh process: import fastpuzzle",
+                                     "value": 0.5, "unit": "s"}]
+    monkeypatch.setitem(sys.modules, "bench.bench_solvability", fake)
+    monkeypatch.setattr(suite, "_ROOT", str(tmp_path))
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "page.md"
+    page.write_text("import: <!-- fig:solvability.import --><!-- /fig -->\n")
+    assert suite.main(["--only", "solvability", "--json", str(tmp_path / "docs" / "bench.json")]) == 0
+    assert page.read_text() == "import: <!-- fig:solvability.import -->0.50 s<!-- /fig -->\n"
+    assert suite.main(["--only", "solvability", "--json", str(tmp_path / "elsewhere.json")]) == 0
 
 
 # --- links and length --------------------------------------------------------------------------
