@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle import cli_solve
+from fastpuzzle.cli import solve as cli_solve
 from fastpuzzle.search import heuristics as H
 from fastpuzzle.search import ida
 from fastpuzzle.search import solve as solve_mod

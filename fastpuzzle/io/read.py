@@ -20,7 +20,7 @@ from .npy import NPY_MAGIC, ZIP_MAGIC, iter_npy_chunks, load_npy, read_npy_heade
 from .source import open_input, read_input, strip_bom
 from .text import NoBoards, TEXT_BLOCK_BYTES, iter_text_boards, read_text_boards, validate_boards
 
-__all__ = ["load_boards", "read_boards", "iter_boards", "count_boards"]
+__all__ = ["load_boards", "load_boards_and_lines", "read_boards", "iter_boards", "count_boards"]
 
 _FORMATS = ("auto", "lines", "grids")
 
@@ -54,8 +54,14 @@ def load_boards(path, shape=None, fmt="auto", check=True):
     >>> load_boards(p).shape
     (4, 3, 3)
     """
+    return load_boards_and_lines(path, shape, fmt, check)[0]
+
+
+def load_boards_and_lines(path, shape=None, fmt="auto", check=True, name=None):
+    """``(boards, lines, name)``: :func:`load_boards` with the text line of each
+    board (``None`` for ``.npy``) and the name errors use for the input."""
     shape = _check_options(shape, fmt, check)
-    f, name, owned = open_input(path)
+    f, name, owned = open_input(path, name)
     try:
         start = f.tell() if f.seekable() else None
         head = _peek(f, name)
@@ -66,7 +72,7 @@ def load_boards(path, shape=None, fmt="auto", check=True):
                 f = _Prefixed(head, f)
             boards = load_npy(f, name)
             _same_shape(name, shape, *boards.shape[1:])
-            return validate_boards(boards, name, check=True) if check else boards
+            return (validate_boards(boards, name, check=True) if check else boards), None, name
         if owned and regular_file_size(f) is not None:
             data, _ = read_input(path)  # memory-mapped, no copy
         else:
@@ -74,7 +80,8 @@ def load_boards(path, shape=None, fmt="auto", check=True):
     finally:
         if owned:
             f.close()
-    return read_text_boards(data, name, shape, fmt, check)[0]
+    boards, lines = read_text_boards(data, name, shape, fmt, check)
+    return boards, lines, name
 
 
 read_boards = load_boards
