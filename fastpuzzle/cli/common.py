@@ -121,7 +121,7 @@ def load_board_arg(text, shape, what):
 
     written_inline = any(ch.isdigit() for ch in text) and set(text) <= set("0123456789 \t/;,")
     if text == "-" or os.path.lexists(text) or not written_inline:
-        return load_boards_and_lines(text, shape=shape)
+        return load_boards_and_lines(text, shape=shape, name=f"{what} {input_name(text)}")
     inline = text.replace("/", " ").replace(";", " ").replace(",", " ")
     name = f"{what} {text!r}"
     boards, lines = read_text_boards(inline.encode(), name, shape, "lines")
