@@ -117,7 +117,7 @@ def load_npy(f, name) -> np.ndarray:
         return np.empty((0, m, n), header.dtype)
     if header.offset is None or regular_file_size(f) is None:  # a pipe: memory grows with the data read
         step = max(1, (1 << 24) // (m * n))
-        return np.concatenate([part for _, part in iter_npy_chunks(f, name, header, step)])
+        return np.concatenate([part for _, part in iter_npy_chunks(f, name, header, step)])  # not sized
     try:
         arr = np.memmap(f, dtype=header.dtype, mode="r", offset=header.offset, shape=header.shape)
     except (OSError, ValueError) as error:
@@ -125,21 +125,45 @@ def load_npy(f, name) -> np.ndarray:
     return arr
 
 
-def iter_npy_chunks(f, name, header, step):
-    """``(start, raw chunk)`` of ``step`` boards from ``f`` positioned after the header."""
+def iter_npy_chunks(f, name, header, step, sized=False):
+    """``(start, raw chunk)`` of ``step`` boards from ``f`` positioned after the header.
+
+    ``sized``: the header was checked against the file's length, so a chunk
+    may be allocated whole; from a stream of unknown length, memory grows
+    with the bytes that really arrive.
+    """
     count, m, n = header.shape
     itemsize = header.dtype.itemsize
     check_allocation(min(step, max(count, 1)) * m * n * itemsize, f"chunks of {min(step, count)} {m}x{n} boards", name)
     for start in range(0, count, step):
         k = min(step, count - start)
-        part = np.empty(k * m * n, header.dtype)  # fresh per chunk: a kept chunk is never overwritten
-        got = _readinto(f, part, name)
-        if got < part.nbytes:
+        if sized:
+            part = np.empty(k * m * n, header.dtype)  # fresh per chunk: a kept chunk is never overwritten
+            got = _readinto(f, part, name)
+        else:
+            raw = _read_progressively(f, k * m * n * itemsize, name)
+            got = len(raw)
+            part = np.frombuffer(raw, header.dtype, count=got // itemsize) if got == k * m * n * itemsize else None
+        if part is None or got < part.nbytes:
             raise BoardFileError(
                 name, f"is cut short: the file ends early (its header promises {count} boards)",
                 index=start + got // (m * n * itemsize),
             )
         yield start, part.reshape(k, m, n)
+
+
+def _read_progressively(f, nbytes, name, piece=1 << 24):
+    """Up to ``nbytes`` from ``f``, in pieces, so a false promise costs no memory."""
+    out = bytearray()
+    try:
+        while len(out) < nbytes:
+            more = f.read(min(piece, nbytes - len(out)))
+            if not more:
+                break
+            out += more
+    except OSError as error:
+        raise BoardFileError(name, f"cannot read: {(error.strerror or str(error)).lower()}") from None
+    return out
 
 
 def _readinto(f, arr, name):

@@ -151,7 +151,7 @@ def _iter_boards(source, shape, fmt, chunk_boards, check, name, block_bytes):
         header = read_npy_header(_Prefixed(head, f), name, size)
         _same_shape(name, shape, *header.shape[1:])
         step = chunk_boards or max(1, CHUNK_CELLS // (header.shape[1] * header.shape[2]))
-        for start, part in iter_npy_chunks(f, name, header, step):
+        for start, part in iter_npy_chunks(f, name, header, step, sized=size is not None):
             yield start, validate_boards(part, name, start=start, check=check)
     finally:
         if owned:

@@ -283,12 +283,13 @@ def iter_text_boards(f, head, name, shape, fmt, check, block_bytes=TEXT_BLOCK_BY
     already read, block by block."""
     if block_bytes is None or isinstance(block_bytes, bool) or not isinstance(block_bytes, int) or block_bytes < 1:
         raise ValueError(f"text_block_bytes must be a whole number >= 1, got {block_bytes!r}")
-    pending = strip_bom(head)
+    pending = bytearray(strip_bom(head))
+    step = min(block_bytes, 1 << 20)  # a read of n bytes allocates n first, however short the file
     eof = False
     line0 = board0 = 0
     while True:
         while not eof and len(pending) < block_bytes:
-            more = _read_more(f, block_bytes, name)
+            more = _read_more(f, step, name)
             if not more:
                 eof = True
             pending += more
@@ -299,7 +300,7 @@ def iter_text_boards(f, head, name, shape, fmt, check, block_bytes=TEXT_BLOCK_BY
             vals, counts = parse_text(prefix, name)
             fmt = _detect_text_format(vals, counts, parse_shape(shape) if shape is not None else None)
         if eof:
-            block, pending = pending, b""
+            block, pending = pending, bytearray()
         else:
             if fmt == "grids":  # cut after the last blank line
                 cut = max(pending.rfind(b"\n\n"), pending.rfind(b"\n\r\n"))
@@ -307,7 +308,7 @@ def iter_text_boards(f, head, name, shape, fmt, check, block_bytes=TEXT_BLOCK_BY
             else:  # cut after the last line end
                 cut = pending.rfind(b"\n") + 1
             if cut <= 0:  # no cut point yet (a very long board): read on
-                more = _read_more(f, block_bytes, name)
+                more = _read_more(f, step, name)
                 eof = not more
                 pending += more
                 continue
