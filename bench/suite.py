@@ -151,12 +151,11 @@ def run_families(families, quick: bool, log=None) -> dict:
 def write_json(doc: dict, path: str) -> None:
     import json
 
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1, default=_plain)
-        f.write("\n")
-    os.replace(tmp, path)
+    from fastpuzzle.io.write import write_text  # the package's one writer: temp file, rename, links kept
+
+    if os.path.abspath(path) == os.path.abspath(DEFAULT_JSON):
+        os.makedirs(os.path.dirname(DEFAULT_JSON), exist_ok=True)  # our own results folder; a user's is not created
+    write_text(path, json.dumps(doc, indent=1, default=_plain) + "\n")
 
 
 def run(args) -> int:
