@@ -153,8 +153,7 @@ def write_json(doc: dict, path: str) -> None:
 
     from fastpuzzle.io.write import write_text  # the package's one writer: temp file, rename, links kept
 
-    if os.path.abspath(path) == os.path.abspath(DEFAULT_JSON):
-        os.makedirs(os.path.dirname(DEFAULT_JSON), exist_ok=True)  # our own results folder; a user's is not created
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)  # the bench asks for its results folder
     write_text(path, json.dumps(doc, indent=1, default=_plain) + "\n")
 
 
