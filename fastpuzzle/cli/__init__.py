@@ -113,7 +113,10 @@ def _say(command, message):
 
 def _main(argv) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # a usage error (one line already printed) or --help/--version
+        return stop.code if isinstance(stop.code, int) else EXIT_BAD_INPUT
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT

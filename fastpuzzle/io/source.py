@@ -34,9 +34,11 @@ def input_name(source, name=None) -> str:
 
 
 def _stdin(name):
-    stream = getattr(sys.stdin, "buffer", None)
-    if sys.stdin is None or stream is None or sys.stdin.closed:
+    if sys.stdin is None or getattr(sys.stdin, "closed", True):
         raise BoardFileError(name, "standard input is closed")
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream put in place of standard input (a test, a notebook)
+        return io.BytesIO(sys.stdin.read().encode("utf-8"))
     try:
         os.fstat(stream.fileno())
     except (io.UnsupportedOperation, AttributeError):  # a stream without a descriptor (a test, a notebook)
