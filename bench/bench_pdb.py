@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from fastpuzzle import apply_moves, goal_board, pdb  # noqa: E402
+from fastpuzzle import heuristics as fp_heuristics  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 PUBLISHED_NODES_78 = 36_710  # Korf & Felner 2002 / Felner et al. 2004: nodes per instance, 7-8 + reflection
@@ -162,7 +163,7 @@ def run(quick: bool) -> list[dict]:
                 c0 = time.process_time()
                 s = pdb.solve_with_pdb(b, goal=korf_goal, database=db24, max_nodes=budget)
                 cpu = time.process_time() - c0
-                h0 = db24.lookup(pdb._Plan(db24, korf_goal).map_board(b))
+                h0 = fp_heuristics.pattern_database(b, goal=korf_goal, database=db24)
                 fin = s.status == "optimal" and s.length == n and s.verify(b, korf_goal)
                 rows.append(
                     _row(
