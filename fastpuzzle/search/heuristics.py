@@ -449,17 +449,20 @@ def lc_new_state(m, n):
 
 
 @jit
-def _line_penalty(cells, m, n, line, goal_row, goal_col, seq):
+def line_conflict_penalty(cells, m, n, line, goal_row, goal_col, seq):
     if line < m:
         return 2 * _row_removals(cells, m, n, line, goal_row, goal_col, seq)
     return 2 * _col_removals(cells, m, n, line - m, goal_row, goal_col, seq)
 
 
+# The kernels below take plain arrays, never tuples of them: the engine calls
+# them for every node, and taking an array out of a tuple costs a reference
+# count (an atomic increment and decrement) each time.
+
+
 @jit
-def lc_start(cells, m, n, tables, kind, state):
-    """Fill ``state`` for the flat board ``cells``; returns ``h``."""
-    line_table, goal_row, goal_col, col_offset = tables[3], tables[4], tables[5], tables[6]
-    line_codes, line_penalty, seq = state
+def lc_start(cells, m, n, kind, line_table, goal_row, goal_col, col_offset, line_codes, line_penalty, seq):
+    """Fill the state (``line_codes``, ``line_penalty``) for the flat board ``cells``; returns ``h``."""
     h = _manhattan_one(cells, n, goal_row, goal_col)
     if kind == KIND_LC_TABLE:
         for r in range(m):
@@ -484,18 +487,17 @@ def lc_start(cells, m, n, tables, kind, state):
             h += line_table[line_codes[line]]
     elif kind == KIND_LC_SCAN:
         for line in range(m + n):
-            line_penalty[line] = _line_penalty(cells, m, n, line, goal_row, goal_col, seq)
+            line_penalty[line] = line_conflict_penalty(cells, m, n, line, goal_row, goal_col, seq)
             h += line_penalty[line]
     return h
 
 
-@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
-def lc_child(cells, m, n, tables, kind, state, tile, src, blank, op, parent_h):
+@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
+def lc_child(cells, m, n, kind, move_word, line_table, goal_row, goal_col, tile_shift, line_codes, line_penalty,
+             seq, tile, src, blank, op, parent_h):  # fmt: skip
     """``h`` after ``tile`` slides from ``src`` into ``blank`` (move ``op``),
     plus what :func:`lc_push` needs: the changed line and its code change
     (table) or new penalty (scan)."""
-    move_word, line_table, goal_row, goal_col, tile_shift = tables[0], tables[3], tables[4], tables[5], tables[7]
-    line_codes, line_penalty, seq = state
     word = move_word[as_unsigned((tile << tile_shift) + 4 * blank + op)]
     h = parent_h + (word & 3) - 1
     line = (word >> 2) & 0x3FFF
@@ -507,18 +509,17 @@ def lc_child(cells, m, n, tables, kind, state, tile, src, blank, op, parent_h):
     elif kind == KIND_LC_SCAN and line != m + n:
         cells[as_unsigned(blank)] = tile  # rescanned with the move made, then put back
         cells[as_unsigned(src)] = 0
-        value = _line_penalty(cells, m, n, line, goal_row, goal_col, seq)
+        value = line_conflict_penalty(cells, m, n, line, goal_row, goal_col, seq)
         cells[as_unsigned(src)] = tile
         cells[as_unsigned(blank)] = 0
         h += value - line_penalty[as_unsigned(line)]
     return h, line, value
 
 
-@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
-def lc_push(m, n, tables, kind, state, tile, blank, op, line, value, undo, depth):
-    """Make the move of :func:`lc_child` in ``state``; a rescanned line's old penalty goes to ``undo[depth]``."""
-    along_line, along_delta, tile_shift = tables[1], tables[2], tables[7]
-    line_codes, line_penalty, seq = state
+@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
+def lc_push(m, n, kind, along_line, along_delta, tile_shift, line_codes, line_penalty, tile, blank, op, line, value,
+            undo, depth):  # fmt: skip
+    """Make the move of :func:`lc_child` in the state; a rescanned line's old penalty goes to ``undo[depth]``."""
     if kind == KIND_LC_TABLE:
         idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
         line_codes[as_unsigned(line)] += value
@@ -528,11 +529,10 @@ def lc_push(m, n, tables, kind, state, tile, blank, op, line, value, undo, depth
         line_penalty[as_unsigned(line)] = value
 
 
-@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
-def lc_pop(m, n, tables, kind, state, tile, blank, op, undo, depth):
+@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
+def lc_pop(m, n, kind, move_word, along_line, along_delta, tile_shift, line_codes, line_penalty, tile, blank, op,
+           undo, depth):  # fmt: skip
     """Undo :func:`lc_push` (``tile`` had slid into ``blank`` by move ``op``)."""
-    move_word, along_line, along_delta, tile_shift = tables[0], tables[1], tables[2], tables[7]
-    line_codes, line_penalty, seq = state
     if kind == KIND_MANHATTAN:
         return
     idx = as_unsigned((tile << tile_shift) + 4 * blank + op)

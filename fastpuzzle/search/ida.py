@@ -47,9 +47,10 @@ from .._jit import jit
 from ..moves import NO_PREVIOUS, successor_tables
 from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
-    lc_child, lc_new_state, lc_pop, lc_push, lc_start, search_tables,
+    lc_new_state, lc_start, line_conflict_penalty, search_tables,
 )  # fmt: skip
-from .pdb.heuristic import pdb_child, pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start
+from .pdb.heuristic import pdb_kernel_tables, pdb_new_state, pdb_start
+from .pdb.ranking import rank_placement
 
 # Off Linux the clock is read in object mode (the GIL is taken for well under a
 # microsecond every CLOCK_INTERVAL nodes); Numba warns about that at compile time.
@@ -116,43 +117,28 @@ else:
 
 
 # ------------------------------------------------------------------ heuristic dispatch
-# One branch on the kind per call; the kind is the same for the whole search,
-# so the branch is predicted and the kernels below are inlined by LLVM.
+# The tables and the per-search state travel as tuples down to _iteration,
+# which unpacks them once per pass: the node loop sees plain arrays only
+# (taking an array out of a tuple costs an atomic reference count each time,
+# which inside the loop made the search many times slower).  The kind is fixed
+# for a search, so its one branch per call is always predicted.
 
 
 @jit
-def _new_state(m, n, lc_tables, pdb_tables):
-    return lc_new_state(m, n), pdb_new_state(pdb_tables, m * n)
+def _new_state(m, n, pdb_tables):
+    return lc_new_state(m, n), pdb_new_state(pdb_tables[1], m * n)
 
 
 @jit
 def _start_h(cells, m, n, kind, lc_tables, pdb_tables, state):
     if kind == KIND_PDB:
-        return pdb_start(cells, pdb_tables, state[1])
-    return lc_start(cells, m, n, lc_tables, kind, state[0])
-
-
-@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
-def _child_h(cells, m, n, kind, lc_tables, pdb_tables, state, tile, src, blank, op, parent_h):
-    if kind == KIND_PDB:
-        return pdb_child(pdb_tables, state[1], tile, blank)
-    return lc_child(cells, m, n, lc_tables, kind, state[0], tile, src, blank, op, parent_h)
-
-
-@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
-def _push_h(m, n, kind, lc_tables, pdb_tables, state, tile, blank, op, aux1, aux2, undo, depth):
-    if kind == KIND_PDB:
-        pdb_push(pdb_tables, state[1], tile, blank, aux1, aux2, undo, depth)
-    else:
-        lc_push(m, n, lc_tables, kind, state[0], tile, blank, op, aux1, aux2, undo, depth)
-
-
-@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
-def _pop_h(m, n, kind, lc_tables, pdb_tables, state, tile, src, blank, op, undo, depth):
-    if kind == KIND_PDB:
-        pdb_pop(pdb_tables, state[1], tile, src, undo, depth)
-    else:
-        lc_pop(m, n, lc_tables, kind, state[0], tile, blank, op, undo, depth)
+        data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_tables
+        pos, rpos, values, sums, buf = state[1]
+        return pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect,
+                         pos, rpos, values, sums, buf)  # fmt: skip
+    move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
+    line_codes, line_penalty, seq = state[0]
+    return lc_start(cells, m, n, kind, line_table, goal_row, goal_col, col_offset, line_codes, line_penalty, seq)
 
 
 @jit
@@ -175,10 +161,19 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
 
     Returns ``(status, nodes, next_threshold, length)``; status -1 means the
     pass ended without a goal (``next_threshold`` is the smallest pruned ``f``).
+    The heuristic's child/push/pop steps are written out in the loop (see
+    "heuristic dispatch"); each mirrors its reference kernel (``lc_*``,
+    ``pdb_*``), with which the tests compare it.
     """
+    # Unpacked once here: the loop below sees plain arrays only.
     succ_count, succ_packed = successors
     stack_blank, stack_h, stack_next, undo = stack
-    h_may_be_zero_off_goal = kind == KIND_PDB  # a partition may leave tiles out
+    move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
+    line_codes, line_penalty, seq = state[0]
+    data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_tables
+    pos, rpos, values, sums, buf = state[1]
+    is_pdb = kind == KIND_PDB  # a partition may leave tiles out: h == 0 off the goal
+    no_line = m + n  # the dummy line a move that changes no conflict points at
     limit = budget
     if deadline > 0.0 and nodes + CLOCK_INTERVAL < limit:
         limit = nodes + CLOCK_INTERVAL
@@ -199,7 +194,50 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             op = packed & 3
             src = packed >> 2
             tile = np.int64(cells[as_unsigned(src)])
-            h, aux1, aux2 = _child_h(cells, m, n, kind, lc_tables, pdb_tables, state, tile, src, blank, op, h_node)
+            # --- child: h after the move, and what push needs (aux1, aux2)
+            if is_pdb:  # pdb_child
+                h = sums[0]
+                aux1 = -1  # new value of the tile's pattern
+                p = pattern_of[as_unsigned(tile)]
+                if p >= 0:
+                    home = pos[as_unsigned(tile)]
+                    pos[as_unsigned(tile)] = blank  # looked up in place, put back below
+                    for i in range(sizes[p]):
+                        buf[i] = pos[tiles[p, i]]
+                    pos[as_unsigned(tile)] = home
+                    aux1 = np.int64(data[offsets[p] + rank_placement(buf, sizes[p], weights[p])])
+                    h += aux1 - values[0, p]
+                aux2 = -1  # new value of the reflected tile's pattern
+                if reflect:
+                    h_reflected = sums[1]
+                    reflected = tile_map[as_unsigned(tile)]
+                    p = pattern_of[as_unsigned(reflected)]
+                    if p >= 0:
+                        home = rpos[as_unsigned(reflected)]
+                        rpos[as_unsigned(reflected)] = cell_map[as_unsigned(blank)]
+                        for i in range(sizes[p]):
+                            buf[i] = rpos[tiles[p, i]]
+                        rpos[as_unsigned(reflected)] = home
+                        aux2 = np.int64(data[offsets[p] + rank_placement(buf, sizes[p], weights[p])])
+                        h_reflected += aux2 - values[1, p]
+                    if h_reflected > h:
+                        h = h_reflected
+            else:  # lc_child
+                word = move_word[as_unsigned((tile << tile_shift) + 4 * blank + op)]
+                h = h_node + (word & 3) - 1
+                aux1 = (word >> 2) & 0x3FFF  # the line whose conflicts may change
+                aux2 = 0  # its code change (table) or new penalty (scan)
+                if kind == KIND_LC_TABLE:
+                    aux2 = word >> 16
+                    code = line_codes[as_unsigned(aux1)]
+                    h += line_table[as_unsigned(code + aux2)] - line_table[as_unsigned(code)]
+                elif kind == KIND_LC_SCAN and aux1 != no_line:
+                    cells[as_unsigned(blank)] = tile  # rescanned with the move made, then put back
+                    cells[as_unsigned(src)] = 0
+                    aux2 = line_conflict_penalty(cells, m, n, aux1, goal_row, goal_col, seq)
+                    cells[as_unsigned(src)] = tile
+                    cells[as_unsigned(blank)] = 0
+                    h += aux2 - line_penalty[as_unsigned(aux1)]
             nodes += 1
             if nodes >= limit:
                 if nodes >= budget:
@@ -212,11 +250,32 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     next_threshold = depth + 1 + h
                 continue
             path[as_unsigned(depth)] = op
-            if h == 0 and (not h_may_be_zero_off_goal or _is_goal_after(cells, goal, blank, src, tile)):
+            if h == 0 and (not is_pdb or _is_goal_after(cells, goal, blank, src, tile)):
                 return STATUS_FOUND, nodes, next_threshold, depth + 1
             cells[as_unsigned(blank)] = tile
             cells[as_unsigned(src)] = 0
-            _push_h(m, n, kind, lc_tables, pdb_tables, state, tile, blank, op, aux1, aux2, undo, depth)
+            # --- push: make the move in the heuristic's state
+            if is_pdb:  # pdb_push
+                pos[as_unsigned(tile)] = blank
+                reflected = tile_map[as_unsigned(tile)]
+                rpos[as_unsigned(reflected)] = cell_map[as_unsigned(blank)]
+                if aux1 >= 0:
+                    p = pattern_of[as_unsigned(tile)]
+                    undo[as_unsigned(depth), 0] = values[0, p]
+                    sums[0] += aux1 - values[0, p]
+                    values[0, p] = aux1
+                if aux2 >= 0:
+                    p = pattern_of[as_unsigned(reflected)]
+                    undo[as_unsigned(depth), 1] = values[1, p]
+                    sums[1] += aux2 - values[1, p]
+                    values[1, p] = aux2
+            elif kind == KIND_LC_TABLE:  # lc_push
+                idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+                line_codes[as_unsigned(aux1)] += aux2
+                line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
+            elif kind == KIND_LC_SCAN and aux1 != no_line:
+                undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(aux1)]
+                line_penalty[as_unsigned(aux1)] = aux2
             stack_blank[as_unsigned(depth)] = blank
             stack_h[as_unsigned(depth)] = h_node
             stack_next[as_unsigned(depth)] = k
@@ -245,7 +304,29 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             tile = np.int64(cells[as_unsigned(blank)])
             cells[as_unsigned(src)] = tile
             cells[as_unsigned(blank)] = 0
-            _pop_h(m, n, kind, lc_tables, pdb_tables, state, tile, src, blank, op, undo, depth)
+            # --- pop: undo the move in the heuristic's state
+            if is_pdb:  # pdb_pop
+                pos[as_unsigned(tile)] = src
+                reflected = tile_map[as_unsigned(tile)]
+                rpos[as_unsigned(reflected)] = cell_map[as_unsigned(src)]
+                p = pattern_of[as_unsigned(tile)]
+                if p >= 0:
+                    sums[0] += undo[as_unsigned(depth), 0] - values[0, p]
+                    values[0, p] = undo[as_unsigned(depth), 0]
+                if reflect:
+                    p = pattern_of[as_unsigned(reflected)]
+                    if p >= 0:
+                        sums[1] += undo[as_unsigned(depth), 1] - values[1, p]
+                        values[1, p] = undo[as_unsigned(depth), 1]
+            elif kind != KIND_MANHATTAN:  # lc_pop
+                idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+                word = move_word[idx]
+                line = (word >> 2) & 0x3FFF
+                if kind == KIND_LC_TABLE:
+                    line_codes[as_unsigned(line)] -= word >> 16
+                    line_codes[as_unsigned(along_line[idx])] -= along_delta[idx]
+                elif line != no_line:
+                    line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]
 
 
 @jit
@@ -269,7 +350,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     for i in range(m * n):
         if cells[i] == 0:
             blank0 = i
-    state = _new_state(m, n, lc_tables, pdb_tables)
+    state = _new_state(m, n, pdb_tables)
     h0 = _start_h(cells, m, n, kind, lc_tables, pdb_tables, state)
     info[3] = h0
     if threshold < h0:

@@ -330,18 +330,21 @@ def pdb_kernel_tables(db: PatternDatabase | None = None) -> tuple:
 
 
 @jit
-def pdb_new_state(tables, n_cells):
+def pdb_new_state(tiles, n_cells):
     """Per-search state: tile cells, reflected tile cells, the value of each
     pattern (row 0 direct, row 1 reflected), their sums, a rank buffer."""
-    tiles = tables[1]
     n_patterns = tiles.shape[0]
     return (np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int64), np.zeros((2, n_patterns), np.int64),
             np.zeros(2, np.int64), np.zeros(tiles.shape[1], np.int64))  # fmt: skip
 
 
-@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
-def _pattern_value(tables, where, p, buf):
-    data, tiles, sizes, weights, offsets = tables[0], tables[1], tables[2], tables[3], tables[4]
+# The kernels below take plain arrays, never tuples of them: the engine calls
+# them for every node, and taking an array out of a tuple costs a reference
+# count (an atomic increment and decrement) each time.
+
+
+@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
+def _pattern_value(data, tiles, sizes, weights, offsets, where, p, buf):
     k = sizes[p]
     for i in range(k):
         buf[i] = where[tiles[p, i]]
@@ -349,10 +352,8 @@ def _pattern_value(tables, where, p, buf):
 
 
 @jit
-def pdb_start(cells, tables, state):
-    """Fill ``state`` for the flat board ``cells``; returns ``h``."""
-    cell_map, tile_map, reflect = tables[6], tables[7], tables[8]
-    pos, rpos, values, sums, buf = state
+def pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, pos, rpos, values, sums, buf):
+    """Fill the state (``pos`` ... ``buf``) for the flat board ``cells``; returns ``h``."""
     for c in range(cells.shape[0]):
         t = cells[c]
         pos[t] = c
@@ -360,27 +361,26 @@ def pdb_start(cells, tables, state):
     sums[0] = 0
     sums[1] = 0
     for p in range(values.shape[1]):
-        values[0, p] = _pattern_value(tables, pos, p, buf)
+        values[0, p] = _pattern_value(data, tiles, sizes, weights, offsets, pos, p, buf)
         sums[0] += values[0, p]
         if reflect:
-            values[1, p] = _pattern_value(tables, rpos, p, buf)
+            values[1, p] = _pattern_value(data, tiles, sizes, weights, offsets, rpos, p, buf)
             sums[1] += values[1, p]
     return max(sums[0], sums[1])
 
 
-@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
-def pdb_child(tables, state, tile, blank):
+@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
+def pdb_child(data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect,
+              pos, rpos, values, sums, buf, tile, blank):  # fmt: skip
     """``h`` after ``tile`` slides into ``blank``, and the new values of the
     one pattern (and reflected pattern) it belongs to (-1: none)."""
-    pattern_of, cell_map, tile_map, reflect = tables[5], tables[6], tables[7], tables[8]
-    pos, rpos, values, sums, buf = state
     h = sums[0]
     new_value = -1
     p = pattern_of[tile]
     if p >= 0:
         home = pos[tile]
         pos[tile] = blank  # looked up in place, put back below
-        new_value = _pattern_value(tables, pos, p, buf)
+        new_value = _pattern_value(data, tiles, sizes, weights, offsets, pos, p, buf)
         pos[tile] = home
         h += new_value - values[0, p]
     new_reflected = -1
@@ -391,7 +391,7 @@ def pdb_child(tables, state, tile, blank):
         if pr >= 0:
             home = rpos[rt]
             rpos[rt] = cell_map[blank]
-            new_reflected = _pattern_value(tables, rpos, pr, buf)
+            new_reflected = _pattern_value(data, tiles, sizes, weights, offsets, rpos, pr, buf)
             rpos[rt] = home
             h_reflected += new_reflected - values[1, pr]
         if h_reflected > h:
@@ -399,11 +399,10 @@ def pdb_child(tables, state, tile, blank):
     return h, new_value, new_reflected
 
 
-@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
-def pdb_push(tables, state, tile, blank, new_value, new_reflected, undo, depth):
-    """Make the move of :func:`pdb_child` in ``state``; old values go to ``undo[depth]``."""
-    pattern_of, cell_map, tile_map = tables[5], tables[6], tables[7]
-    pos, rpos, values, sums, buf = state
+@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
+def pdb_push(pattern_of, cell_map, tile_map, pos, rpos, values, sums, tile, blank, new_value, new_reflected,
+             undo, depth):  # fmt: skip
+    """Make the move of :func:`pdb_child` in the state; old values go to ``undo[depth]``."""
     pos[tile] = blank
     rt = tile_map[tile]
     rpos[rt] = cell_map[blank]
@@ -419,11 +418,9 @@ def pdb_push(tables, state, tile, blank, new_value, new_reflected, undo, depth):
         values[1, pr] = new_reflected
 
 
-@jit(inline="always")  # in the engine's hot loop: no call, no reference counting of the tables
-def pdb_pop(tables, state, tile, cell, undo, depth):
+@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
+def pdb_pop(pattern_of, cell_map, tile_map, reflect, pos, rpos, values, sums, tile, cell, undo, depth):
     """Undo :func:`pdb_push`: ``tile`` goes back to ``cell``."""
-    pattern_of, cell_map, tile_map, reflect = tables[5], tables[6], tables[7], tables[8]
-    pos, rpos, values, sums, buf = state
     pos[tile] = cell
     rt = tile_map[tile]
     rpos[rt] = cell_map[cell]
