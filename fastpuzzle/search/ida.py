@@ -117,28 +117,41 @@ else:
 
 
 # ------------------------------------------------------------------ heuristic dispatch
-# The tables and the per-search state travel as tuples down to _iteration,
-# which unpacks them once per pass: the node loop sees plain arrays only
-# (taking an array out of a tuple costs an atomic reference count each time,
-# which inside the loop made the search many times slower).  The kind is fixed
-# for a search, so its one branch per call is always predicted.
+# The heuristic's tables pick the compiled code: a search with pattern
+# databases passes ``lc_tables=None``, any other ``pdb_tables=None``, and
+# Numba drops the branches of the other family when it compiles (a branch on
+# ``argument is None`` is decided by the argument's type).  So one engine
+# compiles into one loop per family, with no test of the family per node.
+# Tables and states arrive as tuples and are unpacked once per pass: the node
+# loop sees plain arrays only (taking an array out of a tuple costs an atomic
+# reference count, which inside the loop made the search many times slower).
 
 
 @jit
-def _new_state(m, n, pdb_tables):
-    return lc_new_state(m, n), pdb_new_state(pdb_tables[1], m * n)
+def _lc_state(m, n, lc_tables):
+    if lc_tables is None:
+        return None
+    return lc_new_state(m, n)
 
 
 @jit
-def _start_h(cells, m, n, kind, lc_tables, pdb_tables, state):
-    if kind == KIND_PDB:
+def _pdb_state(n_cells, pdb_tables):
+    if pdb_tables is None:
+        return None
+    return pdb_new_state(pdb_tables[1], n_cells)
+
+
+@jit
+def _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state):
+    if pdb_tables is not None:
         data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_tables
-        pos, rpos, values, sums, buf = state[1]
+        pos, rpos, values, sums, buf = pdb_state
         return pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect,
                          pos, rpos, values, sums, buf)  # fmt: skip
-    move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
-    line_codes, line_penalty, seq = state[0]
-    return lc_start(cells, m, n, kind, line_table, goal_row, goal_col, col_offset, line_codes, line_penalty, seq)
+    else:
+        move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
+        line_codes, line_penalty, seq = lc_state
+        return lc_start(cells, m, n, kind, line_table, goal_row, goal_col, col_offset, line_codes, line_penalty, seq)
 
 
 @jit
@@ -156,7 +169,7 @@ def _is_goal_after(cells, goal, blank, src, tile):
 
 @jit
 def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
-               successors, kind, lc_tables, pdb_tables, goal, state, stack, path):  # fmt: skip
+               successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path):  # fmt: skip
     """One depth-first pass bounded by ``threshold``.
 
     Returns ``(status, nodes, next_threshold, length)``; status -1 means the
@@ -168,11 +181,12 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     # Unpacked once here: the loop below sees plain arrays only.
     succ_count, succ_packed = successors
     stack_blank, stack_h, stack_next, undo = stack
-    move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
-    line_codes, line_penalty, seq = state[0]
-    data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_tables
-    pos, rpos, values, sums, buf = state[1]
-    is_pdb = kind == KIND_PDB  # a partition may leave tiles out: h == 0 off the goal
+    if pdb_tables is not None:
+        data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_tables
+        pos, rpos, values, sums, buf = pdb_state
+    else:
+        move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
+        line_codes, line_penalty, seq = lc_state
     no_line = m + n  # the dummy line a move that changes no conflict points at
     limit = budget
     if deadline > 0.0 and nodes + CLOCK_INTERVAL < limit:
@@ -195,7 +209,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             src = packed >> 2
             tile = np.int64(cells[as_unsigned(src)])
             # --- child: h after the move, and what push needs (aux1, aux2)
-            if is_pdb:  # pdb_child
+            if pdb_tables is not None:  # pdb_child
                 h = sums[0]
                 aux1 = -1  # new value of the tile's pattern
                 p = pattern_of[as_unsigned(tile)]
@@ -250,12 +264,13 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     next_threshold = depth + 1 + h
                 continue
             path[as_unsigned(depth)] = op
-            if h == 0 and (not is_pdb or _is_goal_after(cells, goal, blank, src, tile)):
+            # a partition may leave tiles out: h == 0 off the goal
+            if h == 0 and (pdb_tables is None or _is_goal_after(cells, goal, blank, src, tile)):
                 return STATUS_FOUND, nodes, next_threshold, depth + 1
             cells[as_unsigned(blank)] = tile
             cells[as_unsigned(src)] = 0
             # --- push: make the move in the heuristic's state
-            if is_pdb:  # pdb_push
+            if pdb_tables is not None:  # pdb_push
                 pos[as_unsigned(tile)] = blank
                 reflected = tile_map[as_unsigned(tile)]
                 rpos[as_unsigned(reflected)] = cell_map[as_unsigned(blank)]
@@ -305,7 +320,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             cells[as_unsigned(src)] = tile
             cells[as_unsigned(blank)] = 0
             # --- pop: undo the move in the heuristic's state
-            if is_pdb:  # pdb_pop
+            if pdb_tables is not None:  # pdb_pop
                 pos[as_unsigned(tile)] = src
                 reflected = tile_map[as_unsigned(tile)]
                 rpos[as_unsigned(reflected)] = cell_map[as_unsigned(src)]
@@ -350,8 +365,9 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     for i in range(m * n):
         if cells[i] == 0:
             blank0 = i
-    state = _new_state(m, n, pdb_tables)
-    h0 = _start_h(cells, m, n, kind, lc_tables, pdb_tables, state)
+    lc_state = _lc_state(m, n, lc_tables)
+    pdb_state = _pdb_state(m * n, pdb_tables)
+    h0 = _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state)
     info[3] = h0
     if threshold < h0:
         threshold = h0
@@ -365,13 +381,13 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
             return STATUS_DEPTH
         if nodes == 0:
             nodes = 1  # the root, counted once (Korf's convention)
-        if h0 == 0 and (kind != KIND_PDB or _is_goal_after(cells, goal, blank0, blank0, 0)):
+        if h0 == 0 and (pdb_tables is None or _is_goal_after(cells, goal, blank0, blank0, 0)):
             info[0] = nodes
             info[1] = 0
             return STATUS_FOUND
         status, nodes, next_threshold, length = _iteration(
             cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
-            successors, kind, lc_tables, pdb_tables, goal, state, stack, path,
+            successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path,
         )  # fmt: skip
         info[0] = nodes
         if status >= 0:
@@ -429,18 +445,22 @@ class Heuristic:
     """
 
     def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None):
-        tables = search_tables(m, n, goal)
         self.m, self.n, self.name = m, n, name
         self.goal = np.ascontiguousarray(goal.ravel())
         self.successors = successor_tables(m, n)
-        self.lc_tables = tables.kernel_tables()
-        self.pdb_tables = pdb_kernel_tables(database)
+        # The family's tables, None for the other family: the engine compiles
+        # one loop per family from that (see "heuristic dispatch" in the source).
+        self.lc_tables = self.pdb_tables = None
         if name == "pdb":
             self.kind = KIND_PDB
-        elif name == "manhattan":
-            self.kind = KIND_MANHATTAN
+            self.pdb_tables = pdb_kernel_tables(database)
         else:
-            self.kind = KIND_LC_TABLE if tables.use_table else KIND_LC_SCAN
+            tables = search_tables(m, n, goal)
+            self.lc_tables = tables.kernel_tables()
+            if name == "manhattan":
+                self.kind = KIND_MANHATTAN
+            else:
+                self.kind = KIND_LC_TABLE if tables.use_table else KIND_LC_SCAN
 
     def kernel_args(self) -> tuple:
         """``(successors, kind, lc_tables, pdb_tables, goal)`` for :func:`ida_kernel`."""
