@@ -119,9 +119,9 @@ else:
 # ------------------------------------------------------------------ heuristic dispatch
 # The heuristic's tables pick the compiled code: a search with pattern
 # databases passes ``lc_tables=None``, any other ``pdb_tables=None``, and
-# Numba drops the branches of the other family when it compiles (a branch on
-# ``argument is None`` is decided by the argument's type).  So one engine
-# compiles into one loop per family, with no test of the family per node.
+# each family's steps sit under ``if <its tables> is not None``, a branch Numba
+# removes at compile time when that argument is None.  So one engine compiles
+# into one loop per family, with no test of the family per node.
 # Tables and states arrive as tuples and are unpacked once per pass: the node
 # loop sees plain arrays only (taking an array out of a tuple costs an atomic
 # reference count, which inside the loop made the search many times slower).
@@ -148,10 +148,11 @@ def _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state):
         pos, rpos, values, sums, buf = pdb_state
         return pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect,
                          pos, rpos, values, sums, buf)  # fmt: skip
-    else:
+    if lc_tables is not None:
         move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
         line_codes, line_penalty, seq = lc_state
         return lc_start(cells, m, n, kind, line_table, goal_row, goal_col, col_offset, line_codes, line_penalty, seq)
+    return 0  # not reached: one of the two is given
 
 
 @jit
@@ -184,7 +185,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     if pdb_tables is not None:
         data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_tables
         pos, rpos, values, sums, buf = pdb_state
-    else:
+    if lc_tables is not None:
         move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
         line_codes, line_penalty, seq = lc_state
     no_line = m + n  # the dummy line a move that changes no conflict points at
@@ -236,7 +237,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                         h_reflected += aux2 - values[1, p]
                     if h_reflected > h:
                         h = h_reflected
-            else:  # lc_child
+            if lc_tables is not None:  # lc_child
                 word = move_word[as_unsigned((tile << tile_shift) + 4 * blank + op)]
                 h = h_node + (word & 3) - 1
                 aux1 = (word >> 2) & 0x3FFF  # the line whose conflicts may change
@@ -284,13 +285,14 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     undo[as_unsigned(depth), 1] = values[1, p]
                     sums[1] += aux2 - values[1, p]
                     values[1, p] = aux2
-            elif kind == KIND_LC_TABLE:  # lc_push
-                idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
-                line_codes[as_unsigned(aux1)] += aux2
-                line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
-            elif kind == KIND_LC_SCAN and aux1 != no_line:
-                undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(aux1)]
-                line_penalty[as_unsigned(aux1)] = aux2
+            if lc_tables is not None:  # lc_push
+                if kind == KIND_LC_TABLE:
+                    idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+                    line_codes[as_unsigned(aux1)] += aux2
+                    line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
+                elif kind == KIND_LC_SCAN and aux1 != no_line:
+                    undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(aux1)]
+                    line_penalty[as_unsigned(aux1)] = aux2
             stack_blank[as_unsigned(depth)] = blank
             stack_h[as_unsigned(depth)] = h_node
             stack_next[as_unsigned(depth)] = k
@@ -333,7 +335,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     if p >= 0:
                         sums[1] += undo[as_unsigned(depth), 1] - values[1, p]
                         values[1, p] = undo[as_unsigned(depth), 1]
-            elif kind != KIND_MANHATTAN:  # lc_pop
+            if lc_tables is not None and kind != KIND_MANHATTAN:  # lc_pop
                 idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
                 word = move_word[idx]
                 line = (word >> 2) & 0x3FFF
