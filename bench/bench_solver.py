@@ -3,6 +3,7 @@
     python bench/bench_solver.py            # Korf's 100 (linear conflict), first 10 (Manhattan), 8-puzzles
     python bench/bench_solver.py --quick    # a subset, about half a minute
     python bench/bench_solver.py --all-manhattan   # also all 100 with Manhattan (several minutes)
+    python bench/bench_solver.py --against DIR     # before/after: another checkout vs this one (bench/before_after.py)
 
 Figures, all with the JIT warm:
 
@@ -208,7 +209,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="a subset (about half a minute)")
     ap.add_argument("--all-manhattan", action="store_true", help="also all 100 instances with Manhattan (minutes)")
+    ap.add_argument("--against", metavar="DIR", help="compare the engine with the checkout in DIR (before/after)")
+    ap.add_argument("--count", type=int, default=10, help="with --against: Korf's first COUNT instances")
     args = ap.parse_args(argv)
+    if args.against:
+        from bench.before_after import compare
+
+        print("\n".join(compare(args.against, args.count)))
+        return
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"fastpuzzle solver benchmark; cores: {os.cpu_count()}; numba threads: {fp._jit.numba.get_num_threads()}; "
           f"load average at start: {load:.1f}")  # fmt: skip

@@ -455,11 +455,6 @@ def line_conflict_penalty(cells, m, n, line, goal_row, goal_col, seq):
     return 2 * _col_removals(cells, m, n, line - m, goal_row, goal_col, seq)
 
 
-# The kernels below take plain arrays, never tuples of them: the engine calls
-# them for every node, and taking an array out of a tuple costs a reference
-# count (an atomic increment and decrement) each time.
-
-
 @jit
 def lc_start(cells, m, n, kind, line_table, goal_row, goal_col, col_offset, line_codes, line_penalty, seq):
     """Fill the state (``line_codes``, ``line_penalty``) for the flat board ``cells``; returns ``h``."""
@@ -490,59 +485,6 @@ def lc_start(cells, m, n, kind, line_table, goal_row, goal_col, col_offset, line
             line_penalty[line] = line_conflict_penalty(cells, m, n, line, goal_row, goal_col, seq)
             h += line_penalty[line]
     return h
-
-
-@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
-def lc_child(cells, m, n, kind, move_word, line_table, goal_row, goal_col, tile_shift, line_codes, line_penalty,
-             seq, tile, src, blank, op, parent_h):  # fmt: skip
-    """``h`` after ``tile`` slides from ``src`` into ``blank`` (move ``op``),
-    plus what :func:`lc_push` needs: the changed line and its code change
-    (table) or new penalty (scan)."""
-    word = move_word[as_unsigned((tile << tile_shift) + 4 * blank + op)]
-    h = parent_h + (word & 3) - 1
-    line = (word >> 2) & 0x3FFF
-    value = 0
-    if kind == KIND_LC_TABLE:
-        value = word >> 16
-        code = line_codes[as_unsigned(line)]
-        h += line_table[as_unsigned(code + value)] - line_table[as_unsigned(code)]
-    elif kind == KIND_LC_SCAN and line != m + n:
-        cells[as_unsigned(blank)] = tile  # rescanned with the move made, then put back
-        cells[as_unsigned(src)] = 0
-        value = line_conflict_penalty(cells, m, n, line, goal_row, goal_col, seq)
-        cells[as_unsigned(src)] = tile
-        cells[as_unsigned(blank)] = 0
-        h += value - line_penalty[as_unsigned(line)]
-    return h, line, value
-
-
-@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
-def lc_push(m, n, kind, along_line, along_delta, tile_shift, line_codes, line_penalty, tile, blank, op, line, value,
-            undo, depth):  # fmt: skip
-    """Make the move of :func:`lc_child` in the state; a rescanned line's old penalty goes to ``undo[depth]``."""
-    if kind == KIND_LC_TABLE:
-        idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
-        line_codes[as_unsigned(line)] += value
-        line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
-    elif kind == KIND_LC_SCAN and line != m + n:
-        undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(line)]
-        line_penalty[as_unsigned(line)] = value
-
-
-@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
-def lc_pop(m, n, kind, move_word, along_line, along_delta, tile_shift, line_codes, line_penalty, tile, blank, op,
-           undo, depth):  # fmt: skip
-    """Undo :func:`lc_push` (``tile`` had slid into ``blank`` by move ``op``)."""
-    if kind == KIND_MANHATTAN:
-        return
-    idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
-    word = move_word[idx]
-    line = (word >> 2) & 0x3FFF
-    if kind == KIND_LC_TABLE:
-        line_codes[as_unsigned(line)] -= word >> 16
-        line_codes[as_unsigned(along_line[idx])] -= along_delta[idx]
-    elif line != m + n:
-        line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]
 
 
 @functools.lru_cache(maxsize=32)

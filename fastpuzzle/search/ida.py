@@ -12,10 +12,12 @@ try.  No recursion, no Python objects, no allocation in the loop.  See
   those tables and touches nothing else.
 * **Heuristics** plug in by a kind code and their tables: ``KIND_MANHATTAN``,
   ``KIND_LC_TABLE``, ``KIND_LC_SCAN`` (:mod:`fastpuzzle.search.heuristics`)
-  and ``KIND_PDB`` (:mod:`fastpuzzle.search.pdb.heuristic`).  Each provides
-  four kernels, called for every node: *start* (``h`` of the root), *child*
-  (``h`` of a child before it is made), *push* (make it) and *pop* (undo it).
-  :class:`Heuristic` bundles a kind with its tables.
+  and ``KIND_PDB`` (:mod:`fastpuzzle.search.pdb.heuristic`).  Each module
+  builds its tables and the ``h`` of the root (``lc_start``, ``pdb_start``);
+  the per-node steps (the child's ``h``, making and undoing the move in the
+  heuristic's state) are written out in the engine's loop, where Numba needs
+  them (see "heuristic dispatch" below).  :class:`Heuristic` bundles a kind
+  with its tables; the engine compiles one loop per family of tables.
 * **Node count** (``Solution.nodes``): the nodes **generated**, summed over
   all iterations: the root once plus every child generated in every iteration
   (children pruned by the cost bound included), the last iteration stopping at
@@ -34,17 +36,15 @@ try.  No recursion, no Python objects, no allocation in the loop.  See
 from __future__ import annotations
 
 import itertools
-import sys
 import threading
 import time
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from numba.core.errors import NumbaWarning
 
 from .._jit import jit
 from ..moves import NO_PREVIOUS, successor_tables
+from .clock import clock
 from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
     lc_new_state, lc_start, line_conflict_penalty, search_tables,
@@ -52,9 +52,6 @@ from .heuristics import (
 from .pdb.heuristic import pdb_kernel_tables, pdb_new_state, pdb_start
 from .pdb.ranking import rank_placement
 
-# Off Linux the clock is read in object mode (the GIL is taken for well under a
-# microsecond every CLOCK_INTERVAL nodes); Numba warns about that at compile time.
-warnings.filterwarnings("ignore", message=".*Code running in object mode won't allow parallel", category=NumbaWarning)
 
 __all__ = [
     "CLOCK_INTERVAL", "STATUS_FOUND", "STATUS_NODES", "STATUS_TIME", "STATUS_DEPTH", "STATUS_EXHAUSTED",
@@ -74,46 +71,6 @@ STATUS_EXHAUSTED = 4  #: no node was pruned and none reached the goal (cannot ha
 KIND_PDB = 3  #: additive pattern databases
 
 _NO_LIMIT = np.int64(2**62)
-
-
-if sys.platform.startswith("linux"):
-    from llvmlite import ir
-    from numba.core import cgutils, types
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def _monotonic_ns(typingctx):
-        """``clock_gettime(CLOCK_MONOTONIC)`` in ns, called from compiled code (no GIL)."""
-
-        def codegen(context, builder, signature, args):
-            i64, i32 = ir.IntType(64), ir.IntType(32)
-            timespec = ir.LiteralStructType([i64, i64])
-            fnty = ir.FunctionType(i32, [i32, timespec.as_pointer()])
-            fn = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
-            ts = cgutils.alloca_once(builder, timespec)
-            builder.call(fn, [ir.Constant(i32, 1), ts])  # CLOCK_MONOTONIC = 1 on Linux
-            zero = ir.Constant(i32, 0)
-            sec = builder.load(builder.gep(ts, [zero, zero]))
-            nsec = builder.load(builder.gep(ts, [zero, ir.Constant(i32, 1)]))
-            return builder.add(builder.mul(sec, ir.Constant(i64, 1_000_000_000)), nsec)
-
-        return types.int64(), codegen
-
-    @jit
-    def _clock():
-        """Seconds on a monotonic clock (about 50 ns a call, GIL not needed)."""
-        return _monotonic_ns() * 1e-9
-
-else:
-    from numba import objmode
-
-    @jit
-    def _clock():
-        """Seconds on a monotonic clock (object mode: takes the GIL for a moment)."""
-        with objmode(t="float64"):
-            t = time.perf_counter()
-        return t
-
 
 
 # ------------------------------------------------------------------ heuristic dispatch
@@ -257,7 +214,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             if nodes >= limit:
                 if nodes >= budget:
                     return STATUS_NODES, nodes, next_threshold, 0
-                if _clock() > deadline:
+                if clock() > deadline:
                     return STATUS_TIME, nodes, next_threshold, 0
                 limit = min(budget, nodes + CLOCK_INTERVAL)
             if h > room:
@@ -356,7 +313,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     ``goal``: the flat goal.  ``threshold``: first cost bound to try (0 =
     start from ``h``); ``nodes``: nodes already counted (to resume).
     ``max_nodes`` <= 0 means no node budget, ``deadline`` <= 0 no time limit
-    (else a :func:`_clock` value).  ``path`` receives the move codes; its
+    (else a :func:`fastpuzzle.search.clock.clock` value).  ``path`` receives the move codes; its
     length is the stack capacity.
 
     Returns the status; ``info`` = [nodes, solution length, threshold, h0].
@@ -409,7 +366,7 @@ def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, max_nod
     info = np.zeros(4, np.int64)
     path = np.empty(out_codes.shape[1], np.uint8)
     for i in range(flat.shape[0]):
-        t0 = _clock()
+        t0 = clock()
         deadline = t0 + time_limit if time_limit > 0.0 else 0.0
         status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal,
                             0, 0, max_nodes, deadline, path, info)  # fmt: skip
@@ -419,7 +376,7 @@ def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, max_nod
         out_length[i] = length
         for j in range(length):
             out_codes[i, j] = path[j]
-        out_seconds[i] = _clock() - t0
+        out_seconds[i] = clock() - t0
 
 
 # ------------------------------------------------------------------ Python side
@@ -484,7 +441,7 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None):
     args = heuristic.kernel_args()
     max_nodes = 0 if max_nodes is None else int(max_nodes)
     t0 = time.perf_counter()
-    deadline = 0.0 if time_limit is None else _clock() + float(time_limit)
+    deadline = 0.0 if time_limit is None else clock() + float(time_limit)
     capacity = initial_capacity(m, n)
     info = np.zeros(4, np.int64)
     threshold, nodes = 0, 0

@@ -32,7 +32,7 @@ from .ranking import placement_weights, rank_placement
 
 __all__ = [
     "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition", "reflection_applies",
-    "pdb_kernel_tables", "pdb_new_state", "pdb_start", "pdb_child", "pdb_push", "pdb_pop",
+    "pdb_kernel_tables", "pdb_new_state", "pdb_start",
 ]  # fmt: skip
 
 #: Largest board the kernels handle (cell sets are 64-bit masks).
@@ -309,24 +309,15 @@ def reflection_applies(goal: np.ndarray, partition) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def pdb_kernel_tables(db: PatternDatabase | None = None) -> tuple:
-    """Arrays of ``db`` in the order the engine's ``pdb_*`` kernels read them.
+def pdb_kernel_tables(db: PatternDatabase) -> tuple:
+    """Arrays of ``db`` in the order the engine reads them.
 
     ``(data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map,
-    reflect)``; with no database, placeholders of the same types (the engine
-    then never reads them).
+    reflect)``.
     """
-    if db is None:
-        data = np.zeros(1, np.uint8)
-        one = np.zeros(1, np.int64)
-        two = np.zeros((1, 1), np.int64)
-        arrays, reflect = (two, one, two, one, one, one, one), 0
-    else:
-        data = np.asarray(db.data).view(np.ndarray)
-        arrays, reflect = db._kernel_arrays(), int(db.reflect)
-    data = data.view()
+    data = np.asarray(db.data).view(np.ndarray).view()
     data.setflags(write=False)  # one type for loaded (memory-mapped) and built tables
-    return (data,) + tuple(arrays) + (reflect,)
+    return (data,) + tuple(db._kernel_arrays()) + (int(db.reflect),)
 
 
 @jit
@@ -338,12 +329,7 @@ def pdb_new_state(tiles, n_cells):
             np.zeros(2, np.int64), np.zeros(tiles.shape[1], np.int64))  # fmt: skip
 
 
-# The kernels below take plain arrays, never tuples of them: the engine calls
-# them for every node, and taking an array out of a tuple costs a reference
-# count (an atomic increment and decrement) each time.
-
-
-@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
+@jit
 def _pattern_value(data, tiles, sizes, weights, offsets, where, p, buf):
     k = sizes[p]
     for i in range(k):
@@ -367,69 +353,3 @@ def pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, r
             values[1, p] = _pattern_value(data, tiles, sizes, weights, offsets, rpos, p, buf)
             sums[1] += values[1, p]
     return max(sums[0], sums[1])
-
-
-@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
-def pdb_child(data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect,
-              pos, rpos, values, sums, buf, tile, blank):  # fmt: skip
-    """``h`` after ``tile`` slides into ``blank``, and the new values of the
-    one pattern (and reflected pattern) it belongs to (-1: none)."""
-    h = sums[0]
-    new_value = -1
-    p = pattern_of[tile]
-    if p >= 0:
-        home = pos[tile]
-        pos[tile] = blank  # looked up in place, put back below
-        new_value = _pattern_value(data, tiles, sizes, weights, offsets, pos, p, buf)
-        pos[tile] = home
-        h += new_value - values[0, p]
-    new_reflected = -1
-    if reflect:
-        h_reflected = sums[1]
-        rt = tile_map[tile]
-        pr = pattern_of[rt]
-        if pr >= 0:
-            home = rpos[rt]
-            rpos[rt] = cell_map[blank]
-            new_reflected = _pattern_value(data, tiles, sizes, weights, offsets, rpos, pr, buf)
-            rpos[rt] = home
-            h_reflected += new_reflected - values[1, pr]
-        if h_reflected > h:
-            h = h_reflected
-    return h, new_value, new_reflected
-
-
-@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
-def pdb_push(pattern_of, cell_map, tile_map, pos, rpos, values, sums, tile, blank, new_value, new_reflected,
-             undo, depth):  # fmt: skip
-    """Make the move of :func:`pdb_child` in the state; old values go to ``undo[depth]``."""
-    pos[tile] = blank
-    rt = tile_map[tile]
-    rpos[rt] = cell_map[blank]
-    if new_value >= 0:
-        p = pattern_of[tile]
-        undo[depth, 0] = values[0, p]
-        sums[0] += new_value - values[0, p]
-        values[0, p] = new_value
-    if new_reflected >= 0:
-        pr = pattern_of[rt]
-        undo[depth, 1] = values[1, pr]
-        sums[1] += new_reflected - values[1, pr]
-        values[1, pr] = new_reflected
-
-
-@jit(inline="always")  # in the engine's node loop: inlined in Numba IR
-def pdb_pop(pattern_of, cell_map, tile_map, reflect, pos, rpos, values, sums, tile, cell, undo, depth):
-    """Undo :func:`pdb_push`: ``tile`` goes back to ``cell``."""
-    pos[tile] = cell
-    rt = tile_map[tile]
-    rpos[rt] = cell_map[cell]
-    p = pattern_of[tile]
-    if p >= 0:
-        sums[0] += undo[depth, 0] - values[0, p]
-        values[0, p] = undo[depth, 0]
-    if reflect:
-        pr = pattern_of[rt]
-        if pr >= 0:
-            sums[1] += undo[depth, 1] - values[1, pr]
-            values[1, pr] = undo[depth, 1]
