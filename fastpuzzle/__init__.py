@@ -13,6 +13,7 @@ from .textio import load_boards, write_boards
 from .search import heuristics
 from .search.solution import Solution
 from .search.solve import SolveManyResult, solve, solve_many
+from .distances import distance, distance_table
 
 __version__ = "0.1.0"
 
@@ -22,4 +23,5 @@ __all__ = [
     "apply_moves", "encode_moves", "decode_moves", "moves",
     "random_solvable", "random_permutations", "scramble", "load_boards", "write_boards",
     "solve", "solve_many", "SolveManyResult", "Solution", "heuristics",
+    "distance_table", "distance",
 ]

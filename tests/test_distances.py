@@ -219,3 +219,22 @@ def test_format_depth_table():
     lines = text.splitlines()
     assert "radius 31, 2 antipodes" in lines[0]
     assert lines[-1].split() == ["31", "2", "181,440"]
+
+
+def test_dask_search_equals_local_search(rng):
+    distributed = pytest.importorskip("distributed")
+    from fastpuzzle.distances.cluster import distance_table_dask
+
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0", silence_logs=50
+    )
+    with distributed.Client(cluster) as client:
+        for m, n, goal in [(2, 4, None), (3, 3, rng.permutation(9).astype(np.uint8).reshape(3, 3)), (1, 4, None)]:
+            local = distance_table(m, n, goal, cache=False)
+            remote = distance_table_dask(m, n, goal, client=client, partitions=5)
+            assert remote.counts.tolist() == local.counts.tolist()
+            assert (remote.depths[: local.size] == local.depths[: local.size]).all()
+            assert (remote.antipodes == local.antipodes).all()
+    cluster.close()
+    with pytest.raises(ValueError, match="partitions"):
+        distance_table_dask(2, 2, partitions=0, client=object())

@@ -56,9 +56,10 @@ def _expand(chunk, d, q_lo, q_hi, m, n, goal_bytes, edges):
     N, n_, k, fact, pop, sel, row_parity = space.kernel_args()
     frontier = int(np.count_nonzero(chunk == d))
     out = np.empty(4 * frontier, np.int64)
+    written = 0
     if frontier:
-        expand_range(chunk, chunk.view(np.uint64), d, q_lo, q_hi, N, n_, k, fact, pop, sel, row_parity, True, out)
-    ranks = np.unique(out)
+        _, written = expand_range(chunk, chunk.view(np.uint64), d, q_lo, q_hi, N, n_, k, fact, pop, sel, row_parity, True, out)
+    ranks = np.unique(out[:written])
     cuts = np.searchsorted(ranks, np.asarray(edges, np.int64) * N)
     return [ranks[cuts[i] : cuts[i + 1]] for i in range(len(edges) - 1)]
 

@@ -182,10 +182,10 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
     --------
     >>> t = distance_table(2, 3)
     >>> t.counts.tolist()
-    [1, 2, 3, 5, 6, 10, 12, 12, 16, 23, 25, 28, 39, 44, 40, 29, 21, 18, 12, 6, 4, 3, 1]
+    [1, 2, 3, 5, 6, 7, 10, 12, 12, 16, 23, 25, 28, 39, 44, 40, 29, 21, 18, 12, 6, 1]
     >>> t.antipodes
-    array([[[0, 4, 5],
-            [3, 1, 2]]], dtype=uint8)
+    array([[[4, 5, 0],
+            [1, 2, 3]]], dtype=uint8)
     """
     m, n = _check_int(m, "m"), _check_int(n, "n")
     goal = as_goal(goal, m, n)  # also checks the shape
