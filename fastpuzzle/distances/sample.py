@@ -1,11 +1,9 @@
 """Boards of a chosen optimal distance, uniformly at random.
 
-Shapes with a table (at most 12 cells): the depth array is cut into blocks
-of :data:`BLOCK` boards and the boards whose depth lies in ``lo .. hi`` are
-counted per block, once per range (cached on the table).  The ``j``-th such
-board is found by a binary search over the running block counts and a scan
-of one block, so a uniform ``j`` in ``0 .. total-1`` gives a board uniform
-over the range — exact, with no rejection, however rare the depth.
+Shapes with a table (at most 12 cells): a uniform ``j`` in ``0 .. total-1``
+(``total`` boards at distance ``lo .. hi``) becomes the ``j``-th such board
+through the block index of :mod:`~fastpuzzle.distances.index`: a board
+uniform over the range — exact, with no rejection, however rare the depth.
 
 4x4: a board is uniform over the reachable boards when its rank
 (:mod:`~fastpuzzle.distances.ranking`) is uniform in ``0 .. 16!/2-1``; it is
@@ -26,99 +24,18 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import prange
-
-from .._jit import jit, pjit, use_threads
 from .exact import distance
+from .index import pick_ranks
 from .ranking import StateSpace
 from .table import MAX_TABLE_CELLS, distance_table
 
-__all__ = ["BLOCK", "ranks_in_range", "random_at_distance", "check_distance", "REJECTION_SHAPES"]
-
-#: Boards per block of the sampling index (a multiple of 8).
-BLOCK = 256
+__all__ = ["random_at_distance", "check_distance", "REJECTION_SHAPES"]
 #: Shapes beyond the tables served by drawing and solving.
 REJECTION_SHAPES = ((4, 4),)
 #: Default budget of a rejection request, in seconds.
 DEFAULT_BUDGET = 60.0
 #: Boards solved to measure the acceptance rate before a rejection request.
 PILOT = 64
-
-
-@jit
-def _block_counts_range(depths, size, lo, hi, out, b_lo, b_hi):
-    for blk in range(b_lo, b_hi):
-        c = 0
-        for r in range(blk * 256, min(size, (blk + 1) * 256)):
-            v = depths[r]
-            if v >= lo and v <= hi:
-                c += 1
-        out[blk] = c
-
-
-@pjit
-def _block_counts(depths, size, lo, hi, parts):
-    n_blocks = (size + 255) // 256
-    out = np.zeros(n_blocks, np.int64)
-    step = (n_blocks + parts - 1) // parts
-    for p in prange(parts):
-        _block_counts_range(depths, size, lo, hi, out, p * step, min(n_blocks, (p + 1) * step))
-    return out
-
-
-@jit
-def _pick_range(depths, size, cum, lo, hi, js, out, a, b):
-    for i in range(a, b):
-        j = js[i]
-        blk = np.searchsorted(cum, j, side="right")
-        left = j - (cum[blk - 1] if blk > 0 else 0)
-        for r in range(blk * 256, min(size, (blk + 1) * 256)):
-            v = depths[r]
-            if v >= lo and v <= hi:
-                if left == 0:
-                    out[i] = r
-                    break
-                left -= 1
-
-
-@pjit
-def _pick_parallel(depths, size, cum, lo, hi, js, out, parts):
-    B = js.shape[0]
-    step = (B + parts - 1) // parts
-    for p in prange(parts):
-        _pick_range(depths, size, cum, lo, hi, js, out, p * step, min(B, (p + 1) * step))
-
-
-def _index(table, lo, hi):
-    """Running count of the boards at depth ``lo .. hi`` per block (cached)."""
-    key = (lo, hi)
-    cum = table._samplers.get(key)
-    if cum is None:
-        cum = np.cumsum(_block_counts(table.depths, table.size, lo, hi, 64))
-        if len(table._samplers) >= 8:
-            table._samplers.pop(next(iter(table._samplers)))
-        table._samplers[key] = cum
-    return cum
-
-
-def _ranks_of(table, lo, hi, js):
-    cum = _index(table, lo, hi)
-    out = np.empty(js.shape[0], np.int64)
-    args = (table.depths, table.size, cum, lo, hi, js, out)
-    if use_threads(js.shape[0] * 64):
-        _pick_parallel(*args, 64)
-    else:
-        _pick_range(*args, 0, js.shape[0])
-    return out
-
-
-def ranks_in_range(table, lo: int, hi: int) -> np.ndarray:
-    """Ranks of every board of ``table`` at distance ``lo .. hi``, ascending."""
-    lo, hi = max(int(lo), 0), min(int(hi), table.radius)
-    if lo > hi:
-        return np.zeros(0, np.int64)
-    total = int(table.counts[lo : hi + 1].sum())
-    return _ranks_of(table, lo, hi, np.arange(total, dtype=np.int64))
 
 
 def check_distance(distance_arg, m, n):
@@ -163,7 +80,8 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET)
                 f"distances run from 0 to {table.radius}"
             )
         js = _stream(key).integers(0, total, size=count, dtype=np.int64)
-        return table.space.boards(_ranks_of(table, lo, min(hi, table.radius), js))
+        ranks = pick_ranks(table.depths, table.size, lo, min(hi, table.radius), js, table.range_index)
+        return table.space.boards(ranks)
     return _rejection(m, n, count, key, goal, lo, hi, budget)
 
 

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..boards import BoardError, as_boards, as_goal
 from ..pdb import cache_dir, save_atomic
+from .index import ranks_in_range
 from .ranking import StateSpace
 from .search import UNSEEN, bfs, histogram
 
@@ -78,7 +79,8 @@ class DistanceTable:
     counts: np.ndarray
     seconds: float = 0.0
     path: object = None
-    _samplers: dict = field(default_factory=dict, repr=False)
+    #: block index of each depth range asked for (see :mod:`.index`)
+    range_index: dict = field(default_factory=dict, repr=False)
 
     @property
     def radius(self) -> int:
@@ -97,9 +99,7 @@ class DistanceTable:
 
     def ranks_at(self, lo: int, hi: int | None = None) -> np.ndarray:
         """Ranks of the boards at distance ``lo .. hi`` (``hi = lo`` by default), ascending."""
-        from .sample import ranks_in_range
-
-        return ranks_in_range(self, lo, lo if hi is None else hi)
+        return ranks_in_range(self.depths, self.size, self.counts, lo, lo if hi is None else hi, self.range_index)
 
     def boards_at(self, lo: int, hi: int | None = None) -> np.ndarray:
         """Every board at distance ``lo .. hi``, a batch in rank order (mind the size)."""
@@ -209,7 +209,7 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
     key = (m, n, space.blank)
     memo = _MEMO.get(key) if cache is not False else None
     if memo is not None:  # same blank cell: the same depths under other tile labels
-        return DistanceTable((m, n), goal, space, memo.depths, memo.counts, 0.0, memo.path, memo._samplers)
+        return DistanceTable((m, n), goal, space, memo.depths, memo.counts, 0.0, memo.path, memo.range_index)
     if cache is None:
         cache = space.size > CACHE_MIN_BOARDS
     path = table_path(m, n, space.blank) if cache else None
