@@ -18,10 +18,12 @@ from . import naive
 SMALL_SHAPES = [(1, 2), (2, 1), (1, 4), (4, 1), (1, 6), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]
 
 
-@pytest.fixture(autouse=True)
-def _tmp_cache(tmp_path, monkeypatch):
-    """Never touch the user's cache."""
-    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path / "cache"))
+@pytest.fixture(autouse=True, scope="module")
+def _tmp_cache(tmp_path_factory):
+    """Never touch the user's cache (one for the module: the 4x4 database is built once)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FASTPUZZLE_CACHE", str(tmp_path_factory.mktemp("cache")))
+        yield
 
 
 def goals_for(m, n, rng, count=3):
@@ -149,8 +151,10 @@ def test_random_solvable_4x4_by_rejection():
     boards = fp.random_solvable(4, 4, count=3, seed=2, distance=(45, 60))
     d = fp.solve_many(boards, heuristic="pdb").lengths
     assert ((d >= 45) & (d <= 60)).all()
-    with pytest.raises(ValueError, match="budget"):
-        fp.random_solvable(4, 4, count=10**6, seed=2, distance=70)
+    from fastpuzzle.distances.sample import random_at_distance
+
+    with pytest.raises(ValueError, match="budget of 0.001 s"):
+        random_at_distance(4, 4, 1, (1, 2), fp.goal_board(4, 4), 70, 70, budget=1e-3)
 
 
 @pytest.mark.parametrize(
@@ -193,7 +197,7 @@ def test_bad_arguments():
         fp.random_solvable(3, 5, count=2, distance=20)
 
 
-def test_cache_round_trip(tmp_path):
+def test_cache_round_trip():
     built = distance_table(2, 4, cache=True)
     path = table_path(2, 4, 7)
     assert path.exists() and built.path == path

@@ -5,6 +5,8 @@ whose depth lies in ``lo .. hi`` are counted per block, once per range.  The
 ``j``-th such board (in rank order) is found by a binary search over the
 running block counts and a scan of one block: about a microsecond, with no
 list of ranks kept (3x4: 7.5 MB of counts instead of up to 1.9 GB of ranks).
+Ranges of at most :data:`LIST_MAX` boards keep the list of their ranks
+instead, so that a pick is one gather (all of 3x3, the rare depths of 3x4).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ __all__ = ["BLOCK", "pick_ranks", "ranks_in_range"]
 
 #: Boards per block of the index.
 BLOCK = 256
+#: Ranges of at most this many boards are kept as a list of ranks (32 MB).
+LIST_MAX = 1 << 22
 
 
 @jit
@@ -79,9 +83,22 @@ def _index(depths, size, lo, hi, cache):
 def pick_ranks(depths, size, lo, hi, js, cache):
     """Rank of the ``js[i]``-th board (in rank order) whose depth is in ``lo .. hi``.
 
-    ``cache``: a dict that keeps the block index of each range.
+    ``cache``: a dict that keeps, per range, the list of ranks when it holds
+    at most :data:`LIST_MAX` boards (one gather per pick), else the block
+    index.
     """
+    listed = cache.get(("list", lo, hi))
+    if listed is not None:
+        return listed[js]
     cum = _index(depths, size, lo, hi, cache)
+    if cum[-1] <= LIST_MAX:
+        listed = _pick_all(depths, size, cum, lo, hi, np.arange(cum[-1], dtype=np.int64))
+        cache[("list", lo, hi)] = listed
+        return listed[js]
+    return _pick_all(depths, size, cum, lo, hi, js)
+
+
+def _pick_all(depths, size, cum, lo, hi, js):
     out = np.empty(js.shape[0], np.int64)
     args = (depths, size, cum, lo, hi, js, out)
     if use_threads(js.shape[0] * 64):

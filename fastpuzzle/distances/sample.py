@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from .exact import distance
+from .exact import DistanceBudgetError, distance
 from .index import pick_ranks
 from .ranking import StateSpace
 from .table import MAX_TABLE_CELLS, distance_table
@@ -91,17 +91,25 @@ def _rejection(m, n, count, key, goal, lo, hi, budget):
     rng = _stream(key)
     start = time.perf_counter()
     kept, solved, accepted = [], 0, 0
-    batch = PILOT
+    batch = min(PILOT, 4 * count)  # the first boards also measure the acceptance rate
+    checked = False
     while accepted < count:
         boards = space.boards(rng.integers(0, space.size, size=batch, dtype=np.int64))
-        d = distance(boards, goal, time_limit=max(1.0, budget))
+        try:  # no board is dropped for being hard: that would bias the draw
+            d = distance(boards, goal, time_limit=budget)
+        except DistanceBudgetError:
+            raise ValueError(
+                f"solving a random {m}x{n} board took longer than the budget of {budget:g} s; "
+                "boards at a chosen distance need optimal solves"
+            ) from None
         solved += batch
         hit = (d >= lo) & (d <= hi)
         kept.append(boards[hit])
         accepted += int(hit.sum())
         elapsed = time.perf_counter() - start
         rate = accepted / solved
-        if solved == PILOT or elapsed > budget:
+        if elapsed > budget or (not checked and (accepted > 0 or solved >= PILOT)):
+            checked = True
             per_board = elapsed / solved
             expected = float("inf") if rate == 0 else count / rate * per_board
             if expected > budget:
@@ -111,5 +119,6 @@ def _rejection(m, n, count, key, goal, lo, hi, budget):
                     f"{per_board * 1e3:.0f} ms per solve), over the budget of {budget:g} s; "
                     "ask for fewer boards or a wider range"
                 )
-        batch = int(min(4096, max(PILOT, (count - accepted) / max(rate, 1e-3) * 1.2)))
+        wanted = (count - accepted) / max(rate, 1.0 / (solved + 1)) * 1.2
+        batch = int(min(4096 if checked else PILOT - solved, max(4, wanted)))
     return np.concatenate(kept)[:count]

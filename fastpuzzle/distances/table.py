@@ -208,11 +208,10 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
     space = StateSpace(m, n, goal)
     key = (m, n, space.blank)
     memo = _MEMO.get(key) if cache is not False else None
-    if memo is not None:  # same blank cell: the same depths under other tile labels
+    if memo is not None and (cache is None or memo.path is not None):  # same blank cell: the same depths under other tile labels
         return DistanceTable((m, n), goal, space, memo.depths, memo.counts, 0.0, memo.path, memo.range_index)
-    if cache is None:
-        cache = space.size > CACHE_MIN_BOARDS
-    path = table_path(m, n, space.blank) if cache else None
+    on_disk = space.size > CACHE_MIN_BOARDS if cache is None else cache
+    path = table_path(m, n, space.blank) if on_disk else None
     if path is not None and path.exists():
         depths, counts = _load(space, path)
         table = DistanceTable((m, n), goal, space, depths, counts, 0.0, path)
