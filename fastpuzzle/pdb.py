@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,7 +104,7 @@ def save_atomic(path, array=None, text=None) -> Path:
     and a rename, so that a reader never sees half a file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.part{os.getpid()}")
+    tmp = path.with_name(f"{path.name}.part{os.getpid()}-{threading.get_ident()}")  # threads may race
     if text is not None:
         tmp.write_text(text)
     else:
