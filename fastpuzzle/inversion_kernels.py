@@ -15,7 +15,7 @@ kernel                       computes                               boards
 ``_invariant_bitmask``       parity only, XOR of seen-masks         N <= 64 cells
 ``_invariant_bitmask128``    parity only, two seen-mask registers   N <= 128 cells
 ``_invariant_words``         parity only, a word per 64 values      N <= 4096
-``_invariant_tree``          parity only, a tree of parity words    any size
+``invariant_tree``          parity only, a tree of parity words    any size
 ``_invariant_cycles``        parity only, cycle count of the perm.  any size
 ===========================  =====================================  ==============
 
@@ -200,13 +200,13 @@ def _count_bitmask(cells):
         w = np.uint64(v)
         if w != 0:
             # earlier tiles greater than v: bits above v in the seen-mask
-            count += _popcount64((seen >> w) >> np.uint64(1))
+            count += popcount64((seen >> w) >> np.uint64(1))
         seen |= np.uint64(1) << w
     return count
 
 
 @jit(inline="always")
-def _popcount64(x):
+def popcount64(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -214,7 +214,7 @@ def _popcount64(x):
 
 
 @jit(inline="always")
-def _parity64(x):
+def parity64(x):
     x ^= x >> np.uint64(32)
     x ^= x >> np.uint64(16)
     x ^= x >> np.uint64(8)
@@ -251,7 +251,7 @@ def _invariant_bitmask(cells, colour):
         v = np.uint64(cells[j])
         acc ^= seen >> v
         seen |= np.uint64(1) << v
-    return _parity64(acc) ^ colour[_blank_index(cells)]
+    return parity64(acc) ^ colour[_blank_index(cells)]
 
 
 @jit
@@ -269,7 +269,7 @@ def _invariant_bitmask128(cells, colour):
         acc ^= hi & ~in_hi  # a value in the low word is below every value in the high word
         hi |= (np.uint64(1) << bit) & in_hi
         lo |= (np.uint64(1) << bit) & ~in_hi
-    return _parity64(acc) ^ colour[_blank_index(cells)]
+    return parity64(acc) ^ colour[_blank_index(cells)]
 
 
 @jit
@@ -293,7 +293,7 @@ def _invariant_words(cells, colour, words):
         words[k] |= np.uint64(1) << bit
         word_parity ^= np.uint64(1) << np.uint64(k)
         blank = max(blank, j * (v == 0))  # stays a cell index even for check=False input
-    return _parity64(acc) ^ colour[blank]
+    return parity64(acc) ^ colour[blank]
 
 
 @jit
@@ -320,7 +320,7 @@ def tree_levels(n_cells):
 
 
 @jit
-def _invariant_tree(cells, colour, words, offsets):
+def invariant_tree(cells, colour, words, offsets):
     """Invariant of a board of any size in O(N log64 N), no branches.
 
     A seen-mask over the values plus, per level up, one parity bit per block
@@ -350,7 +350,7 @@ def _invariant_tree(cells, colour, words, offsets):
             acc ^= (words[k] >> bit) >> np.uint64(1)
             words[k] ^= np.uint64(1) << bit
             idx = k - offsets[level]
-    return _parity64(acc) ^ colour[blank]
+    return parity64(acc) ^ colour[blank]
 
 
 @jit
@@ -373,6 +373,10 @@ def _invariant_cycles(cells, colour, stamp_buf, stamp):
             # the modulo keeps a non-permutation (check=False) inside the array
             i = np.int64(cells[i]) % n_cells
     return np.uint8((n_cells - cycles) & 1) ^ colour[blank]
+
+
+#: Old names, kept while other modules move to the public ones.
+_popcount64, _invariant_tree = popcount64, invariant_tree
 
 
 # -- tile order (one-row and one-column boards) --------------------------------
@@ -469,7 +473,7 @@ def _invariant_range(flat, colour, kind, offsets, out, lo, hi):
     elif kind == PARITY_TREE:
         words = np.empty(offsets[-1], np.uint64)
         for b in range(lo, hi):
-            out[b] = _invariant_tree(flat[b], colour, words, offsets)
+            out[b] = invariant_tree(flat[b], colour, words, offsets)
     else:
         stamps = np.zeros(n_cells, np.uint32)
         for b in range(lo, hi):
