@@ -34,7 +34,7 @@ from numba import prange
 from ._jit import jit, pjit
 from .inversion_kernels import parity64
 
-__all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_invariants", "lane_invariants_par"]
+__all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_words", "lane_invariants", "lane_invariants_par"]
 
 #: Boards per block: the transposed block (cells x boards bytes) and the
 #: three state arrays stay in L1.
@@ -65,6 +65,21 @@ def lane_constants(n_cells: int) -> np.ndarray:
 # The loops hold nothing but the shift/XOR/OR chain: anything more (a
 # per-board maximum, the blank's colour) kept them from vectorising well, so
 # those run as byte loops of their own (:func:`_lane_bytes`).
+
+
+def lane_words(flat: np.ndarray) -> np.ndarray:
+    """``flat`` (B, N) uint8, C-contiguous, viewed as uint64 words when N is
+    a multiple of 8, else an empty (0, 0) uint64 array: the ``words``
+    argument of :func:`lane_invariants`.
+
+    Examples
+    --------
+    >>> lane_words(np.zeros((3, 16), np.uint8)).shape, lane_words(np.zeros((3, 9), np.uint8)).shape
+    ((3, 2), (0, 0))
+    """
+    if flat.shape[1] % 8 == 0 and flat.shape[0] > 0:
+        return flat.view(np.uint64)
+    return np.empty((0, 0), np.uint64)
 
 
 @jit(inline="always")
@@ -115,18 +130,92 @@ def _lane_bytes(cells_t, colour, low, width):
     return block_top
 
 
+@jit(inline="always")
+def _swap_bytes(a, b, shift, mask):
+    """Exchange the ``mask`` bits of ``a >> shift`` with those of ``b``."""
+    t = ((a >> shift) ^ b) & mask
+    return a ^ (t << shift), b ^ t
+
+
+@jit(inline="always")
+def _word(flat, k, j):
+    """Cells j..j+7 of board k as one little-endian word (the compiler turns
+    the eight byte loads into one load)."""
+    row = flat[k]
+    return (np.uint64(row[j]) | (np.uint64(row[j + 1]) << np.uint64(8)) | (np.uint64(row[j + 2]) << np.uint64(16))
+            | (np.uint64(row[j + 3]) << np.uint64(24)) | (np.uint64(row[j + 4]) << np.uint64(32))
+            | (np.uint64(row[j + 5]) << np.uint64(40)) | (np.uint64(row[j + 6]) << np.uint64(48))
+            | (np.uint64(row[j + 7]) << np.uint64(56)))
+
+
+@jit(inline="always")
+def _transpose8(x0, x1, x2, x3, x4, x5, x6, x7):
+    """Transpose the 8x8 byte matrix held in eight words (row i = word i),
+    in registers: three rounds of swaps of 4, 2 and 1 bytes."""
+    m32, m16, m8 = np.uint64(0x00000000FFFFFFFF), np.uint64(0x0000FFFF0000FFFF), np.uint64(0x00FF00FF00FF00FF)
+    s32, s16, s8 = np.uint64(32), np.uint64(16), np.uint64(8)
+    x0, x4 = _swap_bytes(x0, x4, s32, m32)
+    x1, x5 = _swap_bytes(x1, x5, s32, m32)
+    x2, x6 = _swap_bytes(x2, x6, s32, m32)
+    x3, x7 = _swap_bytes(x3, x7, s32, m32)
+    x0, x2 = _swap_bytes(x0, x2, s16, m16)
+    x1, x3 = _swap_bytes(x1, x3, s16, m16)
+    x4, x6 = _swap_bytes(x4, x6, s16, m16)
+    x5, x7 = _swap_bytes(x5, x7, s16, m16)
+    x0, x1 = _swap_bytes(x0, x1, s8, m8)
+    x2, x3 = _swap_bytes(x2, x3, s8, m8)
+    x4, x5 = _swap_bytes(x4, x5, s8, m8)
+    x6, x7 = _swap_bytes(x6, x7, s8, m8)
+    return x0, x1, x2, x3, x4, x5, x6, x7
+
+
+@jit(inline="always")
+def _store8(cells_w, j, g, x0, x1, x2, x3, x4, x5, x6, x7):
+    cells_w[j, g], cells_w[j + 1, g], cells_w[j + 2, g], cells_w[j + 3, g] = x0, x1, x2, x3
+    cells_w[j + 4, g], cells_w[j + 5, g], cells_w[j + 6, g], cells_w[j + 7, g] = x4, x5, x6, x7
+
+
+@jit(inline="always")
+def _transpose_block(flat, words, lo, width, cells_w):
+    """Transpose boards ``lo..lo+width-1`` into ``cells_w`` (uint64 words, 8
+    boards' cell ``j`` per word), 8 boards by 8 cells at a time in registers:
+    an eighth of the loads and stores of a byte-by-byte copy.  Boards are read
+    as uint64 words (``words``, when N is a multiple of 8) or as eight byte
+    loads the compiler merges into one; the cells past the last whole word,
+    and the boards past the last whole group of 8, are copied byte by byte."""
+    n_cells = flat.shape[1]
+    groups = width // 8
+    whole = n_cells >> 3
+    for g in range(groups):
+        k = lo + 8 * g
+        for w in range(whole):
+            j = 8 * w
+            if words.shape[0] > 0:
+                x0, x1, x2, x3 = words[k, w], words[k + 1, w], words[k + 2, w], words[k + 3, w]
+                x4, x5, x6, x7 = words[k + 4, w], words[k + 5, w], words[k + 6, w], words[k + 7, w]
+            else:
+                x0, x1, x2, x3 = _word(flat, k, j), _word(flat, k + 1, j), _word(flat, k + 2, j), _word(flat, k + 3, j)
+                x4, x5, x6, x7 = _word(flat, k + 4, j), _word(flat, k + 5, j), _word(flat, k + 6, j), _word(flat, k + 7, j)
+            x0, x1, x2, x3, x4, x5, x6, x7 = _transpose8(x0, x1, x2, x3, x4, x5, x6, x7)
+            _store8(cells_w, j, g, x0, x1, x2, x3, x4, x5, x6, x7)
+    cells_t = cells_w.view(np.uint8)
+    for k in range(width):
+        for j in range(8 * whole if k < 8 * groups else 0, n_cells):
+            cells_t[j, k] = flat[lo + k, j]
+
+
 @jit
-def _lane_block(flat, lo, hi, colour, cells_t, seen, acc, low, consts, out):
+def _lane_block(flat, words, lo, hi, colour, cells_w, seen, acc, low, consts, out):
     """Invariants of boards ``lo..hi-1`` (at most ``LANE_BLOCK``) of ``flat``
     into ``out``; returns the first board of the block that is not a
     permutation, or -1.  ``seen`` and ``acc`` are lane scratch in the dtype
-    of ``consts`` (see :func:`lane_constants`), ``cells_t`` is
-    (N, LANE_BLOCK) scratch in the dtype of ``flat``."""
+    of ``consts`` (see :func:`lane_constants`), ``cells_w`` is
+    (N, LANE_BLOCK / 8) uint64 scratch; ``words`` is ``flat`` viewed as
+    uint64 when N is a multiple of 8, else empty."""
     n_cells = flat.shape[1]
     width = hi - lo
-    for k in range(width):  # transpose: cell j of every board in one row
-        for j in range(n_cells):
-            cells_t[j, k] = flat[lo + k, j]
+    _transpose_block(flat, words, lo, width, cells_w)
+    cells_t = cells_w.view(np.uint8)  # (N, LANE_BLOCK): cell j of every board in one row
     if seen.itemsize == 4:
         _lane_cells32(cells_t, seen, acc, width)
     else:
@@ -151,34 +240,37 @@ def _lane_block(flat, lo, hi, colour, cells_t, seen, acc, low, consts, out):
 
 
 @jit
-def _lane_range(flat, colour, consts, out, lo, hi):
+def _lane_range(flat, words, colour, consts, out, lo, hi):
     """Blocks of ``flat[lo:hi]`` with one set of scratch buffers; returns the
     first board that is not a permutation, or -1."""
-    cells_t = np.empty((flat.shape[1], LANE_BLOCK), flat.dtype)
+    cells_w = np.empty((flat.shape[1], LANE_BLOCK // 8), np.uint64)
     seen = np.empty(LANE_BLOCK, consts.dtype)
     acc = np.empty(LANE_BLOCK, consts.dtype)
     low = np.empty(LANE_BLOCK, flat.dtype)
     first_bad = -1
     for start in range(lo, hi, LANE_BLOCK):
-        bad = _lane_block(flat, start, min(start + LANE_BLOCK, hi), colour, cells_t, seen, acc, low, consts, out)
+        bad = _lane_block(flat, words, start, min(start + LANE_BLOCK, hi), colour, cells_w, seen, acc, low, consts, out)
         if first_bad < 0:
             first_bad = bad
     return first_bad
 
 
 @jit
-def lane_invariants(flat, colour, consts, out):
+def lane_invariants(flat, words, colour, consts, out):
     """Invariant of every board of ``flat`` (B, N <= 64, uint8) into ``out``
     (uint8), serial; returns the first board that is not a permutation, or -1.
 
-    ``colour`` is the checkerboard colour of every cell (uint8, N), ``consts``
-    comes from :func:`lane_constants` (its dtype is the lane width).
+    ``words`` is ``flat`` viewed as uint64 when N is a multiple of 8 (the
+    transpose then moves words), else an empty (0, 0) uint64 array (see
+    :func:`lane_words`); ``colour`` is the checkerboard colour of every cell
+    (uint8, N); ``consts`` comes from :func:`lane_constants` (its dtype is the
+    lane width).
     """
-    return _lane_range(flat, colour, consts, out, 0, flat.shape[0])
+    return _lane_range(flat, words, colour, consts, out, 0, flat.shape[0])
 
 
 @pjit
-def lane_invariants_par(flat, colour, consts, out):
+def lane_invariants_par(flat, words, colour, consts, out):
     """:func:`lane_invariants` across threads: ``prange`` over chunks of
     blocks, each chunk with its own scratch."""
     n_boards = flat.shape[0]
@@ -186,7 +278,7 @@ def lane_invariants_par(flat, colour, consts, out):
     n_chunks = (n_boards + per_chunk - 1) // per_chunk
     firsts = np.empty(n_chunks, np.int64)
     for c in prange(n_chunks):
-        firsts[c] = _lane_range(flat, colour, consts, out, c * per_chunk, min((c + 1) * per_chunk, n_boards))
+        firsts[c] = _lane_range(flat, words, colour, consts, out, c * per_chunk, min((c + 1) * per_chunk, n_boards))
     for c in range(n_chunks):
         if firsts[c] >= 0:
             return firsts[c]

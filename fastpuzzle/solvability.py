@@ -21,7 +21,7 @@ import numpy as np
 from . import inversion_kernels as _inv
 from ._jit import use_threads
 from .boards import as_boards, as_goal
-from .lane_kernels import MAX_LANE_CELLS, lane_constants, lane_invariants, lane_invariants_par
+from .lane_kernels import MAX_LANE_CELLS, lane_constants, lane_invariants, lane_invariants_par, lane_words
 
 __all__ = ["inversions", "invariant", "is_solvable", "reachable"]
 
@@ -107,7 +107,7 @@ def _lane_invariants(batch: np.ndarray) -> tuple[np.ndarray, int]:
     flat = _flat(batch)
     out = np.empty(batch.shape[0], np.uint8)
     kernel = lane_invariants_par if use_threads(flat.size) else lane_invariants
-    bad = kernel(flat, _colour(m, n), lane_constants(m * n), out)
+    bad = kernel(flat, lane_words(flat), _colour(m, n), lane_constants(m * n), out)
     return out, int(bad)
 
 
