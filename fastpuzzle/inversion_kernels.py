@@ -330,17 +330,29 @@ def invariant_tree(cells, colour, words, offsets):
     :func:`tree_levels`.  Every index stays inside its level, so even a
     board that is not a permutation (``check=False``) cannot write outside.
     """
+    return invariant_tree_checked(cells, colour, words, offsets)[0]
+
+
+@jit
+def invariant_tree_checked(cells, colour, words, offsets):
+    """:func:`invariant_tree` and whether ``cells`` is a permutation of
+    0..N-1, for the price of one OR per cell: the tree's level 0 is a
+    seen-mask, so a value seen twice (or one past N) shows there."""
     n_levels = offsets.shape[0] - 1
+    n_cells = cells.size
     for w in range(offsets[n_levels]):
         words[w] = 0
     acc = np.uint64(0)
+    clash = np.uint64(0)
     blank = 0
-    for j in range(cells.size):
+    for j in range(n_cells):
         v = np.int64(cells[j])
         blank = max(blank, j * (v == 0))  # stays a cell index even for check=False input
+        clash |= np.uint64(v >= n_cells)
         k = min(offsets[0] + (v >> 6), offsets[1] - 1)
         # level 0: values above v inside v's word (v's own bit is not set yet)
         acc ^= words[k] >> np.uint64(v & 63)
+        clash |= (words[k] >> np.uint64(v & 63)) & np.uint64(1)  # v seen before
         words[k] |= np.uint64(1) << np.uint64(v & 63)
         idx = k - offsets[0]
         for level in range(1, n_levels):
@@ -350,7 +362,20 @@ def invariant_tree(cells, colour, words, offsets):
             acc ^= (words[k] >> bit) >> np.uint64(1)
             words[k] ^= np.uint64(1) << bit
             idx = k - offsets[level]
-    return parity64(acc) ^ colour[blank]
+    return parity64(acc) ^ colour[blank], clash == 0
+
+
+@jit
+def batch_invariant_tree_checked(flat, colour, offsets, out):
+    """:func:`invariant_tree_checked` over a batch (serial: meant for few,
+    large boards); returns the first board that is not a permutation, or -1."""
+    words = np.empty(offsets[-1], np.uint64)
+    first_bad = -1
+    for b in range(flat.shape[0]):
+        out[b], ok = invariant_tree_checked(flat[b], colour, words, offsets)
+        if not ok and first_bad < 0:
+            first_bad = b
+    return first_bad
 
 
 @jit

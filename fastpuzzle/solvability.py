@@ -20,7 +20,7 @@ import numpy as np
 
 from . import inversion_kernels as _inv
 from ._jit import use_threads
-from .boards import as_boards, as_goal
+from .boards import as_boards, as_goal, board_dtype
 from .lane_kernels import MAX_LANE_CELLS, lane_constants, lane_invariants, lane_invariants_par, lane_words
 
 __all__ = ["inversions", "invariant", "is_solvable", "reachable"]
@@ -100,6 +100,11 @@ _PARITY_METHODS = {
 }
 
 
+#: Boards above this many cells are validated inside the parity tree (one
+#: seen-mask word per 64 values) instead of by a separate pass.
+TREE_CHECKED_MIN_CELLS = 4096
+
+
 def _lane_invariants(batch: np.ndarray) -> tuple[np.ndarray, int]:
     """Invariants of a uint8 batch of at most 64 cells by the lane kernels,
     and the first board that is not a permutation (-1 if none)."""
@@ -112,23 +117,30 @@ def _lane_invariants(batch: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def _checked_invariants(boards, check: bool, label: str):
-    """``(invariants, batch, single)`` of boards that the lane kernels take
-    as they are -- an ndarray already in the board dtype (uint8), at most 64
-    cells, both sides >= 2 -- validating them on the way; ``None`` for any
-    other input (it goes through :func:`as_boards` first).
+    """``(invariants, batch, single)`` of boards taken as they are -- an
+    ndarray already in the board dtype, both sides >= 2, of at most 64 cells
+    (lane kernels) or more than ``TREE_CHECKED_MIN_CELLS`` (parity tree) --
+    validating them on the way; ``None`` for any other input (it goes through
+    :func:`as_boards` first).
 
-    The lane kernels tell whether every board is a permutation at no extra
-    cost, so the separate validation pass is skipped; when one is not,
+    Both kernels tell whether every board is a permutation at no extra cost
+    (a seen-mask), so the separate validation pass is skipped; when one is not,
     :func:`as_boards` runs after all and raises its usual
     :class:`~fastpuzzle.boards.BoardError` (same message, index, reason).
     """
-    if not isinstance(boards, np.ndarray) or boards.dtype != np.uint8 or boards.ndim not in (2, 3):
+    if not isinstance(boards, np.ndarray) or boards.ndim not in (2, 3):
         return None
     m, n = boards.shape[-2:]
-    if m < 2 or n < 2 or m * n > MAX_LANE_CELLS or (boards.ndim == 3 and boards.shape[0] == 0):
+    if m < 2 or n < 2 or (boards.ndim == 3 and boards.shape[0] == 0) or boards.dtype != board_dtype(m * n):
+        return None
+    if MAX_LANE_CELLS < m * n <= TREE_CHECKED_MIN_CELLS:
         return None
     batch, single = as_boards(boards, check=False, label=label)  # a view: the dtype is already right
-    out, bad = _lane_invariants(batch)
+    if m * n <= MAX_LANE_CELLS:
+        out, bad = _lane_invariants(batch)
+    else:
+        out = np.empty(batch.shape[0], np.uint8)
+        bad = _inv.batch_invariant_tree_checked(_flat(batch), _colour(m, n), _inv.tree_levels(m * n), out)
     if check and bad >= 0:
         as_boards(boards, check=True, label=label)
         raise RuntimeError(f"{label}: board {bad} failed the lane check but passed validation")
@@ -191,7 +203,7 @@ def invariant(boards, method: str = "auto", *, check: bool = True):
         raise ValueError(
             f"unknown method {method!r}; choose 'auto', 'lanes', 'bitmask', 'bitmask128', 'words', 'tree' or 'cycles'"
         )
-    fast = _checked_invariants(boards, check, "boards") if method in ("auto", "lanes") else None
+    fast = _checked_invariants(boards, check, "boards") if method == "auto" else None
     if fast is not None:
         out, _, single = fast
         return int(out[0]) if single else out

@@ -486,3 +486,42 @@ def test_lane_constants_reject_sizes():
         lane_kernels.lane_constants(65)
     with pytest.raises(ValueError, match="at most 64 cells"):
         fp.invariant(np.zeros((1, 9, 9), np.uint8), method="lanes", check=False)
+
+
+# -- large boards: validation inside the parity tree ----------------------------
+
+
+@pytest.mark.parametrize("m,n", [(65, 65), (70, 61)])
+def test_checked_tree_matches_reference_and_validates(rng, m, n):
+    assert m * n > sv.TREE_CHECKED_MIN_CELLS
+    boards = random_boards(rng, m, n, 3).astype(fp.board_dtype(m * n))
+    expected = [naive.invariant(b) for b in boards[:1]] + fp.invariant(boards[1:], method="cycles").tolist()
+    assert fp.invariant(boards).tolist() == expected
+    goal = random_boards(rng, m, n, 1)[0].astype(boards.dtype)
+    assert fp.is_solvable(boards, goal).tolist() == [e == naive.invariant(goal) for e in expected]
+    assert fp.is_solvable(boards[0]) == (expected[0] == naive.invariant(naive.goal(m, n)))
+    for how in ("duplicate", "out of range"):
+        bad = boards.copy()
+        if how == "duplicate":
+            bad[2].flat[5] = bad[2].flat[9]
+        else:
+            bad[2].flat[7] = m * n + 3
+        with pytest.raises(fp.boards.BoardError) as from_tree:
+            fp.is_solvable(bad)
+        with pytest.raises(fp.boards.BoardError) as from_gate:
+            fp.as_boards(bad)
+        assert str(from_tree.value) == str(from_gate.value) and from_tree.value.index == 2
+        assert fp.is_solvable(bad, check=False).shape == (3,)  # unchecked: an answer, in bounds
+
+
+def test_tree_checked_kernel_flags_non_permutations(rng):
+    n_cells = 5000
+    offsets = inv_kernels.tree_levels(n_cells)
+    colour = np.zeros(n_cells, np.uint8)
+    words = np.empty(offsets[-1], np.uint64)
+    cells = rng.permutation(n_cells).astype(np.uint16)
+    assert inv_kernels.invariant_tree_checked(cells, colour, words, offsets)[1]
+    cells[10] = cells[11]
+    assert not inv_kernels.invariant_tree_checked(cells, colour, words, offsets)[1]
+    cells[10] = 60000
+    assert not inv_kernels.invariant_tree_checked(cells, colour, words, offsets)[1]
