@@ -20,7 +20,7 @@ import numpy as np
 
 from . import inversion_kernels as _inv
 from ._jit import use_threads
-from .boards import as_boards, as_goal, board_dtype
+from .boards import as_boards, as_goal, board_dtype, goal_board
 from .lane_kernels import MAX_LANE_CELLS, lane_constants, lane_invariants, lane_invariants_par, lane_words
 
 __all__ = ["inversions", "invariant", "is_solvable", "reachable"]
@@ -147,6 +147,19 @@ def _checked_invariants(boards, check: bool, label: str):
     return out, batch, single
 
 
+@functools.lru_cache(maxsize=64)
+def _default_goal_invariant(m: int, n: int) -> int:
+    return int(_invariant_of(goal_board(m, n)[None])[0])
+
+
+def _goal_invariant(goal, m: int, n: int, check: bool) -> int:
+    """Invariant of ``goal`` (the default goal's is computed once per shape:
+    on a large board it would cost as much as the board itself)."""
+    if goal is None:
+        return _default_goal_invariant(m, n)
+    return int(_invariant_of(as_goal(goal, m, n, check=check)[None])[0])
+
+
 def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
     m, n = batch.shape[1:]
     n_cells = m * n
@@ -257,7 +270,7 @@ def is_solvable(boards, goal=None, *, check: bool = True):
     if fast is not None:
         invariants, batch, single = fast
         m, n = batch.shape[1:]
-        out = invariants == _invariant_of(as_goal(goal, m, n, check=check)[None])[0]
+        out = invariants == _goal_invariant(goal, m, n, check)
         return bool(out[0]) if single else out
     batch, single = as_boards(boards, check=check)
     m, n = batch.shape[1:]
