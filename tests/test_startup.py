@@ -56,3 +56,19 @@ def test_warm_kernels_reports_its_work():
         warm_kernels(0, 3)
     with pytest.raises(TypeError, match="judge must be True or False"):
         warm_kernels(3, 3, judge="yes")
+
+
+def test_first_kernel_skips_numbas_blas_probe():
+    loaded = modules_after("import fastpuzzle as fp\nfp.is_solvable([[1, 2], [3, 0]])")
+    assert "numba.np.arraymath" in loaded and "scipy.linalg" not in loaded
+
+
+def test_blas_still_works_in_other_jitted_code():
+    pytest.importorskip("scipy")
+    code = (
+        "import numba, numpy as np\nimport fastpuzzle as fp\nfp.is_solvable([[1, 2], [3, 0]])\n"
+        "print(numba.njit(lambda a: np.dot(a, a))(np.arange(3.0)))"
+    )
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "5.0"
