@@ -25,7 +25,7 @@ blank's cell.  That equals the textbook rule -- width odd: inversions (blank
 skipped); width even: inversions plus the blank's row -- because the blank's
 own inversions are its row-major index ``row * n + col``.  Two boards are
 reachable from each other iff their invariants match.  Batch drivers
-``_batch_*`` run the per-board kernels across threads (``prange`` over fixed
+``batch_*`` run the per-board kernels across threads (``prange`` over fixed
 chunks, each chunk with its own scratch buffers).
 """
 
@@ -174,7 +174,7 @@ def _count_radix(cells, a, b):
     return count
 
 @pjit
-def _count_radix_par(cells, a, b, n_parts):
+def count_radix_par(cells, a, b, n_parts):
     """:func:`_count_radix` for one large board, each level's groups split
     over ``n_parts`` threads."""
     n_tiles, level = _radix_load(cells, a)
@@ -471,12 +471,12 @@ def _count_range(flat, method, out, lo, hi):
 
 
 @jit
-def _batch_count(flat, method, out):
+def batch_count(flat, method, out):
     _count_range(flat, method, out, 0, flat.shape[0])
 
 
 @pjit
-def _batch_count_par(flat, method, out):
+def batch_count_par(flat, method, out):
     per_chunk, n_chunks = _chunk_bounds(flat.shape[0], flat.shape[1])
     for c in prange(n_chunks):
         _count_range(flat, method, out, c * per_chunk, min((c + 1) * per_chunk, flat.shape[0]))
@@ -506,24 +506,30 @@ def _invariant_range(flat, colour, kind, offsets, out, lo, hi):
 
 
 @jit
-def _batch_invariant(flat, colour, kind, offsets, out):
+def batch_invariant(flat, colour, kind, offsets, out):
     _invariant_range(flat, colour, kind, offsets, out, 0, flat.shape[0])
 
 
 @pjit
-def _batch_invariant_par(flat, colour, kind, offsets, out):
+def batch_invariant_par(flat, colour, kind, offsets, out):
     per_chunk, n_chunks = _chunk_bounds(flat.shape[0], flat.shape[1])
     for c in prange(n_chunks):
         _invariant_range(flat, colour, kind, offsets, out, c * per_chunk, min((c + 1) * per_chunk, flat.shape[0]))
 
 
 @jit
-def _batch_same_order(flat, reference, out):
+def batch_same_order(flat, reference, out):
     for b in range(flat.shape[0]):
         out[b] = _same_order(flat[b], reference[b % reference.shape[0]])
 
 
 @pjit
-def _batch_same_order_par(flat, reference, out):
+def batch_same_order_par(flat, reference, out):
     for b in prange(flat.shape[0]):
         out[b] = _same_order(flat[b], reference[b % reference.shape[0]])
+
+
+#: Old names, kept while other modules move to the public ones.
+_count_radix_par, _batch_count, _batch_count_par = count_radix_par, batch_count, batch_count_par
+_batch_invariant, _batch_invariant_par = batch_invariant, batch_invariant_par
+_batch_same_order, _batch_same_order_par = batch_same_order, batch_same_order_par

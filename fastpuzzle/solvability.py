@@ -88,9 +88,9 @@ def inversions(boards, method: str = "auto", *, check: bool = True):
         size = _inv.radix_buffer_size(n_cells)
         a, b = np.empty(size, flat.dtype), np.empty(size, flat.dtype)
         for i in range(flat.shape[0]):
-            out[i] = _inv._count_radix_par(flat[i], a, b, 4 * numba.get_num_threads())
+            out[i] = _inv.count_radix_par(flat[i], a, b, 4 * numba.get_num_threads())
         return int(out[0]) if single else out
-    kernel = _inv._batch_count_par if use_threads(flat.size) else _inv._batch_count
+    kernel = _inv.batch_count_par if use_threads(flat.size) else _inv.batch_count
     kernel(flat, _METHODS[method], out)
     return int(out[0]) if single else out
 
@@ -180,7 +180,7 @@ def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
         raise ValueError(f"method 'words' handles boards of at most 4096 cells, got {n_cells}")
     flat = _flat(batch)
     out = np.empty(batch.shape[0], np.uint8)
-    kernel = _inv._batch_invariant_par if use_threads(flat.size) else _inv._batch_invariant
+    kernel = _inv.batch_invariant_par if use_threads(flat.size) else _inv.batch_invariant
     kernel(flat, _colour(m, n), _PARITY_METHODS[method], _inv.tree_levels(n_cells), out)
     return out
 
@@ -237,7 +237,7 @@ def _reachable_batches(batch: np.ndarray, reference: np.ndarray) -> np.ndarray:
     m, n = batch.shape[1:]
     if m == 1 or n == 1:
         out = np.empty(batch.shape[0], np.bool_)
-        kernel = _inv._batch_same_order_par if use_threads(batch[0].size * batch.shape[0]) else _inv._batch_same_order
+        kernel = _inv.batch_same_order_par if use_threads(batch[0].size * batch.shape[0]) else _inv.batch_same_order
         kernel(_flat(batch), _flat(reference), out)
         return out
     return _invariant_of(batch) == _invariant_of(reference)

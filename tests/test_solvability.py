@@ -77,9 +77,9 @@ def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
         levels = inv_kernels.tree_levels(m * n)
         for kind in kinds:
             out = np.empty(count, np.uint8)
-            inv_kernels._batch_invariant(flat, colour, kind, levels, out)
+            inv_kernels.batch_invariant(flat, colour, kind, levels, out)
             out_par = np.empty(count, np.uint8)
-            inv_kernels._batch_invariant_par(flat, colour, kind, levels, out_par)
+            inv_kernels.batch_invariant_par(flat, colour, kind, levels, out_par)
             assert out.tolist() == out_par.tolist()
             results.append(out.tolist())
         assert all(r == results[0] for r in results)
@@ -94,8 +94,8 @@ def test_parallel_and_serial_drivers_agree(rng):
     for method in (0, 1, 2, 3):
         a = np.empty(5000, np.int64)
         b = np.empty(5000, np.int64)
-        inv_kernels._batch_count(boards, method, a)
-        inv_kernels._batch_count_par(boards, method, b)
+        inv_kernels.batch_count(boards, method, a)
+        inv_kernels.batch_count_par(boards, method, b)
         assert (a == b).all()
 
 
@@ -167,7 +167,7 @@ def test_radix_within_one_board_across_threads(rng):
         a, b = np.empty(buf, cells.dtype), np.empty(buf, cells.dtype)
         expected = blocked_inversions(cells) if size < 5000 else fp.inversions(cells[None], method="merge")
         for parts in (1, 2, 7):
-            assert inv_kernels._count_radix_par(cells, a, b, parts) == expected
+            assert inv_kernels.count_radix_par(cells, a, b, parts) == expected
 
 
 def test_counts_exceed_int32():
