@@ -23,7 +23,10 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError('fastpuzzle.distributed needs Dask: pip install -e ".[dask]"') from exc
 
 from .boards import BoardError, as_goal, board_dtype
-from .generate import _check_count, _fill_random, _prepare, block_boards, seed_key
+from .generate import block_boards, seed_key
+from .generate import check_count as _check_count
+from .generate import fill_random as _fill_random
+from .generate import prepare_shape_goal as _prepare
 from .solvability import inversions as _inversions
 from .solvability import is_solvable as _is_solvable
 from .solvability import reachable as _reachable

@@ -65,7 +65,7 @@ def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
         count = 30 if m * n <= 4096 else 4
         boards = random_boards(rng, m, n, count)
         flat = boards.reshape(count, -1).astype(fp.board_dtype(m * n))
-        colour = sv._colour(m, n)
+        colour = fp.boards.cell_colours(m, n)
         results = []
         kinds = [inv_kernels.PARITY_TREE, inv_kernels.PARITY_CYCLES]
         if m * n <= 64:
@@ -411,7 +411,7 @@ def test_lane_kernels_match_reference(rng, m, n):
     flat = boards.reshape(count, m * n)
     for kernel in (lane_kernels.lane_invariants, lane_kernels.lane_invariants_par):
         out = np.empty(count, np.uint8)
-        assert kernel(flat, lane_kernels.lane_words(flat), sv._colour(m, n), lane_kernels.lane_constants(m * n), out) == -1
+        assert kernel(flat, lane_kernels.lane_words(flat), fp.boards.cell_colours(m, n), lane_kernels.lane_constants(m * n), out) == -1
         assert out.tolist() == expected
     assert fp.invariant(boards).tolist() == expected
     assert fp.invariant(boards, method="lanes").tolist() == expected
@@ -475,7 +475,7 @@ def test_lane_kernels_stay_in_bounds_on_garbage(rng, m, n):
     assert out.shape == (1300,) and out.dtype == np.bool_
     flat = boards.reshape(1300, m * n)
     inv = np.empty(1300, np.uint8)
-    first_bad = lane_kernels.lane_invariants(flat, lane_kernels.lane_words(flat), sv._colour(m, n), lane_kernels.lane_constants(m * n), inv)
+    first_bad = lane_kernels.lane_invariants(flat, lane_kernels.lane_words(flat), fp.boards.cell_colours(m, n), lane_kernels.lane_constants(m * n), inv)
     assert set(inv.tolist()) <= {0, 1}
     expected = next(i for i, b in enumerate(flat.tolist()) if sorted(b) != list(range(m * n)))
     assert first_bad == expected
