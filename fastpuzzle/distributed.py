@@ -295,15 +295,12 @@ def solve_many(boards, client=None, goal=None, heuristic="linear_conflict", max_
                    for f in futures]
     else:
         from .boards import as_boards
-        from .solvability import is_solvable as _solvable
+        from .search.solution import require_reachable
 
         batch, _ = as_boards(boards)
         m, n = batch.shape[1:]
         target = as_goal(goal, m, n)
-        ok = _solvable(batch, target, check=False)
-        if not ok.all():
-            bad = int(np.flatnonzero(~ok)[0])
-            raise ValueError(f"board {bad} cannot reach the goal (it lies in the other half of the state space)")
+        require_reachable(batch, target)
         scattered = client.scatter(target, broadcast=True)
         futures = [
             client.submit(_solve_chunk, batch[lo:lo + chunk_boards], scattered, heuristic, max_nodes, time_limit,

@@ -80,18 +80,16 @@ def _read(args):
 
 
 def _check_reachable(batch, goal, lines, name):
-    import numpy as np
-
     from ..boards import as_goal
     from ..io.errors import BoardFileError
-    from ..solvability import is_solvable
+    from ..search.solution import UnreachableError, require_reachable
 
     target = as_goal(goal, *batch.shape[1:])
-    ok = np.asarray(is_solvable(batch, target, check=False)).reshape(-1)
-    if not ok.all():
-        i = int(np.flatnonzero(~ok)[0])
-        raise BoardFileError(name, "cannot reach the goal (it is in the unsolvable half)",
-                             line=None if lines is None else int(lines[i]), index=i)
+    try:
+        require_reachable(batch, target)
+    except UnreachableError as exc:
+        i = exc.index
+        raise BoardFileError(name, exc.reason, line=None if lines is None else int(lines[i]), index=i) from None
     return target
 
 

@@ -31,7 +31,8 @@ from ...moves import board_symmetries
 from .ranking import placement_weights, rank_placement
 
 __all__ = [
-    "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition", "reflection_applies",
+    "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "save_atomic", "check_partition",
+    "reflection_applies",
     "pdb_kernel_tables", "pdb_new_state", "pdb_start",
 ]  # fmt: skip
 
@@ -164,8 +165,7 @@ class PatternDatabase:
     def save(self, directory) -> Path:
         """Write ``meta.json`` and ``tables.npy`` into ``directory``."""
         directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
-        _replace_atomically(directory / "tables.npy", lambda fh: np.save(fh, np.asarray(self.data)))
+        save_atomic(directory / "tables.npy", self.data)
         meta = dict(
             format=FORMAT_VERSION,
             name=self.name,
@@ -178,7 +178,7 @@ class PatternDatabase:
             build_peak_bytes=int(self.build_peak_bytes),
             build_cpu_seconds=float(self.build_cpu_seconds),
         )
-        _replace_atomically(directory / "meta.json", lambda fh: fh.write(json.dumps(meta, indent=1).encode()))
+        save_atomic(directory / "meta.json", text=json.dumps(meta, indent=1))
         return directory
 
 
@@ -225,6 +225,27 @@ class GoalPlan:
     def unmap_codes(self, codes: np.ndarray) -> np.ndarray:
         """Move codes found on the mapped board, as moves on the original board."""
         return self.code_back[np.asarray(codes, np.int64)]
+
+
+def save_atomic(path, array=None, text=None) -> Path:
+    """Write an ``.npy`` array (or a text) to ``path`` through a temporary file
+    and a rename, so that a reader never sees half a file (parents are made).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = save_atomic(Path(d) / "a" / "x.npy", np.arange(3))
+    ...     np.load(p).tolist()
+    [0, 1, 2]
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if text is not None:
+        _replace_atomically(path, lambda fh: fh.write(text.encode()))
+    else:
+        _replace_atomically(path, lambda fh: np.save(fh, np.asarray(array)))
+    return path
 
 
 def _replace_atomically(path: Path, write) -> None:
