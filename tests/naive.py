@@ -300,7 +300,8 @@ def naive_judge(text):
         if n == 1:
             out.append("TAK")
         else:
-            out.append("TAK" if naive_reachable_from_goal(a, n, n, goal=b) else "NIE")
+            rows_a, rows_b = ([cells[r * n : (r + 1) * n] for r in range(n)] for cells in (a, b))
+            out.append("TAK" if reachable(rows_a, rows_b) else "NIE")
     return out
 
 def pattern_distances(m, n, pattern, goal_cells=None):
