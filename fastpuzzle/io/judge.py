@@ -22,7 +22,7 @@ import numpy as np
 
 from .._jit import jit
 from ..boards import cell_colours
-from ..inversion_kernels import _popcount64, tree_levels
+from ..inversion_kernels import parity64, tree_levels
 from .errors import BoardFileError
 from .source import strip_bom
 
@@ -178,7 +178,7 @@ def _judge_case(buf, pos, case, scratch, err):
     pos, acc_b, blank_b = _read_grid(buf, pos, N, words, offsets, case, 1, err)
     if pos < 0:
         return -2, err[2], scratch
-    differ = (_popcount64(acc_a ^ acc_b) & 1) ^ colour[blank_a] ^ colour[blank_b]
+    differ = parity64(acc_a ^ acc_b) ^ colour[blank_a] ^ colour[blank_b]
     return (1 if differ == 0 else 0), pos, scratch
 
 
