@@ -125,6 +125,8 @@ def _is_goal_after(cells, goal, blank, src, tile):
 # ------------------------------------------------------------------ the engine
 
 
+# Longer than the house size on purpose: each heuristic's per-node steps are
+# written out here, as Numba needs them to keep the loop free of reference counting.
 @jit
 def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path):  # fmt: skip
