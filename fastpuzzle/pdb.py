@@ -88,7 +88,7 @@ MAX_CELLS = 31
 #: 7-tile one, and a few placements of the 6-tile patterns of 6-6-6-6.
 #: Smaller patterns keep 4 bytes (16 regions, exact).
 _COMPACT_STATE_ENTRIES = 1 << 24
-_FORMAT_VERSION = 1
+_FORMAT_VERSION = 2  # 2: exact blank regions (tables of 7-8 and 6-6-6-6 changed)
 
 
 def cache_dir() -> Path:
@@ -742,18 +742,17 @@ def build_partition(
     t0 = time.perf_counter()
     c0 = time.process_time()
     try:
+        # exact tables from the set-major builder; max_slots asks for the
+        # layer-pass builder that merges regions past max_slots
+        from .pdb_build import build_pattern
+
         for p, tiles in enumerate(partition):
-            _build_pattern(
-                data[offsets[p] : offsets[p] + sizes[p]],
-                m,
-                n,
-                goal,
-                tiles,
-                progress=bar,
-                label=f"pattern {p + 1}/{len(partition)}",
-                max_slots=max_slots,
-                parallel=parallel,
-            )
+            table = data[offsets[p] : offsets[p] + sizes[p]]
+            label = f"pattern {p + 1}/{len(partition)}"
+            if max_slots is None:
+                build_pattern(table, m, n, goal, tiles, progress=bar, label=label, parallel=parallel)
+            else:
+                _build_pattern(table, m, n, goal, tiles, progress=bar, label=label, max_slots=max_slots, parallel=parallel)
     finally:
         if bar is not None:
             bar.close()
