@@ -63,6 +63,29 @@ def measure_build(name: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def measure_half78(builder: str) -> dict:
+    """The 7-tile half of 7-8 (57.7 M placements) in a fresh process, by the
+    set-major builder (``"sets"``) or the layer-pass one with its default
+    merged regions (``"layers"``): cpu seconds, wall seconds, peak bytes."""
+    code = (
+        "import json, sys, time; sys.path.insert(0, %r)\n"
+        "import numpy as np\n"
+        "from fastpuzzle import goal_board, pdb\n"
+        "from fastpuzzle.pdb_build import build_pattern\n"
+        "g = goal_board(4, 4)\n"
+        "build = build_pattern if %r == 'sets' else pdb._build_pattern\n"
+        "for par in (False, True):\n"  # compile first: not part of the build
+        "    build(np.zeros(16 * 15 * 14, np.uint8), 4, 4, g, (1, 2, 3), parallel=par)\n"
+        "tiles = pdb.DATABASES['7-8']['partition'][0]\n"
+        "table = np.zeros(pdb._n_placements(16, len(tiles)), np.uint8)\n"
+        "c0, t0 = time.process_time(), time.perf_counter()\n"
+        "build(table, 4, 4, g, tiles)\n"
+        "print(json.dumps(dict(cpu=time.process_time() - c0, seconds=time.perf_counter() - t0, peak=pdb._peak_rss_bytes())))\n"
+    ) % (str(ROOT), builder)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def solve_set(instances, database, goal=None, max_nodes=None):
     """Solve each board; returns (cpu seconds, wall seconds, solutions)."""
     pdb.solve_with_pdb(apply_moves(goal_board(4, 4), "ULDR"), database=database)  # warm the JIT
@@ -90,6 +113,13 @@ def run(quick: bool, build78: bool = False) -> list[dict]:
         rows.append(_row(f"build {name} cpu seconds", round(m["cpu"], 2), "s", note=f"wall {m['seconds']:.2f} s; fresh process"))
         rows.append(_row(f"build {name} peak memory", round(m["peak"] / 2**20), "MiB", note="peak RSS of the process"))
     if not quick:
+        half = {b: measure_half78(b) for b in ("layers", "sets")}
+        for b, what in (("layers", "layer passes, merged regions"), ("sets", "set-major, exact")):
+            rows.append(_row(f"build 7-8 7-tile half cpu seconds ({what})", round(half[b]["cpu"], 1), "s",
+                             ratio=round(half["layers"]["cpu"] / max(half[b]["cpu"], 1e-9), 1) if b == "sets" else None,
+                             baseline=round(half["layers"]["cpu"], 1) if b == "sets" else None,
+                             note=f"wall {half[b]['seconds']:.1f} s, peak {half[b]['peak'] / 2**20:.0f} MiB; fresh process"
+                             + ("; ratio = speed-up" if b == "sets" else "")))
         if build78:
             m = measure_build("7-8")
             rows.extend(_build78_rows(m["cpu"], m["seconds"], m["peak"], "fresh process"))
