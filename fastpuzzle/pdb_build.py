@@ -42,7 +42,8 @@ from numba.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._jit import jit, pjit, use_threads
-from .pdb import _atomic_or, _big_zeros, _edge_masks, _flood, _n_placements, _rank, _unrank, _weights
+from .boards import as_goal
+from .pdb import MAX_CELLS, _atomic_or, _big_zeros, _edge_masks, _flood, _n_placements, _rank, _unrank, _weights
 
 from .pdb_build_placement import build_by_placement
 
@@ -301,6 +302,8 @@ def _layer_parallel(F, V, table, set_masks, parity, first, regions, cur_parity, 
 
 
 def _build_set_major(table, m, n, goal_cells, blank_goal, k, w, progress, label, threads):
+    """Layers of the set-major search until one adds nothing; returns the
+    number of (placement, region) states."""
     n_cells = m * n
     binom = _binomials(n_cells)
     set_masks, parity, first, regions = _set_layout(n_cells, n, k, binom)
@@ -368,11 +371,22 @@ def build_pattern(table, m, n, goal, tiles, progress=None, label="", parallel=No
     parallel : bool, optional
         Expand each layer on all threads (default: for at least 2**18
         placements).  The table is the same either way.
+    method : {None, "sets", "placements"}
+        Set-major search (default up to :data:`SET_MAJOR_MAX_TILES` tiles) or
+        the placement-frontier search (any size).  Same table either way.
 
     Returns
     -------
     int
-        Number of (placement, blank region) states expanded.
+        Set-major: number of (placement, blank region) states; placement
+        search: number of expansions (a state may be expanded again).
+
+    Raises
+    ------
+    ValueError
+        Board of more than 31 cells or under 2x2, tiles repeated or outside
+        ``1..m*n-1``, a goal of another shape, a table of the wrong size, an
+        unknown method.
 
     Examples
     --------
@@ -383,7 +397,16 @@ def build_pattern(table, m, n, goal, tiles, progress=None, label="", parallel=No
     >>> int(table.min()), int(table.max())
     (0, 11)
     """
+    if method not in (None, "sets", "placements"):
+        raise ValueError(f"method must be 'sets' or 'placements', got {method!r}")
+    m, n = int(m), int(n)
     n_cells = m * n
+    if m < 2 or n < 2 or n_cells > MAX_CELLS:
+        raise ValueError(f"pattern tables need a board of 2x2 to {MAX_CELLS} cells, got {m}x{n}")
+    goal = as_goal(goal, m, n)
+    tiles = tuple(int(t) for t in tiles)
+    if not tiles or len(set(tiles)) != len(tiles) or not all(1 <= t < n_cells for t in tiles):
+        raise ValueError(f"tiles must be distinct tiles of 1..{n_cells - 1}, got {tiles}")
     k = len(tiles)
     size = _n_placements(n_cells, k)
     if table.shape != (size,) or table.dtype != np.uint8:
@@ -397,10 +420,8 @@ def build_pattern(table, m, n, goal, tiles, progress=None, label="", parallel=No
         method = "sets" if k <= SET_MAJOR_MAX_TILES else "placements"
     if method == "sets" and k <= SET_MAJOR_MAX_TILES:
         done = _build_set_major(table, m, n, goal_cells, blank_goal, k, w, progress, label, threads)
-    elif method in ("sets", "placements"):
-        done = build_by_placement(table, m, n, goal_cells, blank_goal, k, w, progress, label, threads)
     else:
-        raise ValueError(f"method must be 'sets' or 'placements', got {method!r}")
+        done = build_by_placement(table, m, n, goal_cells, blank_goal, k, w, progress, label, threads)
     if int(table.max()) == 255:  # pragma: no cover - every placement is reachable (max: no temporary)
         raise RuntimeError(f"pattern {tuple(tiles)}: some placements were not reached")
     return done

@@ -92,3 +92,10 @@ def test_errors():
         build_pattern(np.zeros(10, np.uint8), 3, 3, goal_board(3, 3), (1, 2, 3))
     with pytest.raises(ValueError, match="method must be"):
         build_pattern(np.zeros(504, np.uint8), 3, 3, goal_board(3, 3), (1, 2, 3), method="bits")
+    for tiles in [(), (1, 1, 2), (0, 1, 2), (9, 1, 2)]:
+        with pytest.raises(ValueError, match="distinct tiles of 1..8"):
+            build_pattern(np.zeros(504, np.uint8), 3, 3, goal_board(3, 3), tiles)
+    with pytest.raises(ValueError, match="2x2 to 31 cells"):
+        build_pattern(np.zeros(504, np.uint8), 1, 9, goal_board(3, 3), (1, 2, 3))
+    with pytest.raises(ValueError):
+        build_pattern(np.zeros(504, np.uint8), 3, 3, goal_board(4, 4), (1, 2, 3))
