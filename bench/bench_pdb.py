@@ -231,7 +231,13 @@ def compare78(other_dir: str, first: int = 100) -> list[dict]:
     in ``other_dir`` (e.g. one built with merged blank regions), side by side."""
     korf = read_instances("korf100_blank_last.txt", 16)[:first]
     boards = [b.reshape(4, 4) for b, _ in korf]
-    dbs = {"cache": pdb.load("7-8"), "other": pdb.load("7-8", directory=other_dir)}
+    meta = json.loads((Path(other_dir) / "meta.json").read_text())  # any cache format: an older table on purpose
+    other = pdb.PatternDatabase(
+        "7-8", tuple(meta["shape"]), tuple(tuple(p) for p in meta["partition"]),
+        np.asarray(meta["goal"]).reshape(meta["shape"]), np.load(Path(other_dir) / "tables.npy", mmap_mode="r"),
+        np.asarray(meta["offsets"], np.int64), bool(meta["reflect"]), path=Path(other_dir),
+    )
+    dbs = {"cache": pdb.load("7-8"), "other": other}
     rows = []
     for tag, db in dbs.items():
         np.asarray(db.data).sum()
