@@ -19,7 +19,10 @@ import numpy as np
 
 from ._jit import jit
 
-__all__ = ["goal_board", "board_dtype", "as_boards", "as_goal", "BoardError"]
+__all__ = [
+    "goal_board", "board_dtype", "as_boards", "as_goal", "BoardError", "check_shape", "cell_colours",
+    "goal_cells", "relabel_table", "relabel_for_goal",
+]  # fmt: skip
 
 
 class BoardError(ValueError):
@@ -76,8 +79,19 @@ def board_dtype(n_cells: int) -> np.dtype:
     return np.dtype(np.uint64)
 
 
-def _check_shape(m: int, n: int) -> None:
-    if not (isinstance(m, (int, np.integer)) and isinstance(n, (int, np.integer))):
+def check_shape(m: int, n: int) -> None:
+    """Refuse board sides that are not integers (``TypeError``; ``bool`` is
+    not a side) or make no board (``ValueError``).
+
+    Examples
+    --------
+    >>> check_shape(3, 4)
+    >>> check_shape(1, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: a board needs at least 2 cells, got 1x1
+    """
+    if isinstance(m, bool) or isinstance(n, bool) or not (isinstance(m, (int, np.integer)) and isinstance(n, (int, np.integer))):
         raise TypeError(f"board sides must be integers, got m={m!r}, n={n!r}")
     if m < 1 or n < 1:
         raise ValueError(f"a board needs sides >= 1, got {m}x{n}")
@@ -101,7 +115,7 @@ def goal_board(m: int, n: int, dtype=None) -> np.ndarray:
     array([[1, 2, 3],
            [4, 5, 0]], dtype=uint8)
     """
-    _check_shape(m, n)
+    check_shape(m, n)
     dtype = board_dtype(m * n) if dtype is None else np.dtype(dtype)
     g = np.arange(1, m * n + 1, dtype=np.int64)
     g[-1] = 0
@@ -196,6 +210,9 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
     except (ValueError, TypeError) as error:
         raise ValueError(f"{label} could not be read as an array of boards: {error}") from None
     if arr.dtype == object:
+        # only whole numbers: astype would truncate 1.5 and parse '1'
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in arr.flat):
+            raise TypeError(f"{label} must hold integers (0 = blank), got Python objects that are not integers")
         try:
             arr = arr.astype(np.int64)
         except (ValueError, TypeError, OverflowError):
@@ -260,3 +277,114 @@ def as_goal(goal, m: int, n: int, *, check: bool = True) -> np.ndarray:
     if g.shape[1:] != (m, n):
         raise ValueError(f"goal has shape {g.shape[1]}x{g.shape[2]} but the boards are {m}x{n}")
     return g[0]
+
+
+# ------------------------------------------------------------------ cell colours
+
+
+@jit
+def cell_colours(m, n):
+    """Checkerboard colour ``(row + col) % 2`` of every cell, row-major
+    (``uint8``): a move of the blank changes its colour, which is why the
+    colour of the blank's cell enters the solvability invariant.
+
+    Examples
+    --------
+    >>> cell_colours(2, 3).tolist()
+    [0, 1, 0, 1, 0, 1]
+    """
+    out = np.empty(m * n, np.uint8)
+    for i in range(m * n):
+        out[i] = ((i // n) + (i % n)) & 1
+    return out
+
+
+# ------------------------------------------------------------------ relabelling for a custom goal
+#
+# Every solver and heuristic is written for the default goal.  A custom goal
+# is handled by renaming tiles: the tile that sits at cell p of the goal
+# takes the name of the tile at cell p of the default goal.  Renaming is a
+# bijection that commutes with moves, so distances and solutions carry over.
+
+
+def goal_cells(goal) -> np.ndarray:
+    """Flat cell of every tile in ``goal``: ``cells[tile]`` (``int64``, the
+    inverse permutation; ``divmod(cells, n)`` gives rows and columns).
+
+    Examples
+    --------
+    >>> goal_cells([[3, 1], [0, 2]]).tolist()
+    [2, 1, 3, 0]
+    """
+    goal = np.asarray(goal)
+    flat = goal.ravel().astype(np.int64)
+    cells = np.empty(flat.size, np.int64)
+    cells[flat] = np.arange(flat.size)
+    return cells
+
+
+def relabel_table(goal, target=None) -> np.ndarray:
+    """The renaming of tiles that turns ``goal`` into ``target``.
+
+    Parameters
+    ----------
+    goal : array_like, shape (m, n)
+        A valid board (checked by the caller, e.g. with :func:`as_goal`).
+    target : array_like, shape (m, n), optional
+        Default: :func:`goal_board`.  Its blank must be at the goal's blank
+        cell, so that the renaming keeps the blank (``table[0] == 0``).
+
+    Returns
+    -------
+    table : ndarray of int64, shape (m*n,)
+        ``table[goal[p]] == target[p]`` for every cell ``p``; apply it to a
+        board as ``table[board]``.
+
+    Examples
+    --------
+    >>> relabel_table([[2, 1, 3], [4, 5, 0]]).tolist()
+    [0, 2, 1, 3, 4, 5]
+    """
+    goal = np.asarray(goal)
+    m, n = goal.shape
+    target = goal_board(m, n) if target is None else np.asarray(target)
+    if target.shape != goal.shape:
+        raise ValueError(f"target has shape {target.shape} but the goal has {goal.shape}")
+    blank_goal = int(np.flatnonzero(goal.ravel() == 0)[0])
+    blank_target = int(np.flatnonzero(target.ravel() == 0)[0])
+    if blank_goal != blank_target:
+        raise ValueError(
+            f"the goal's blank is at cell {divmod(blank_goal, n)} but the target's at {divmod(blank_target, n)}; "
+            "a renaming of tiles cannot move the blank"
+        )
+    table = np.empty(m * n, np.int64)
+    table[goal.ravel().astype(np.int64)] = target.ravel().astype(np.int64)
+    return table
+
+
+def relabel_for_goal(boards, goal, target=None) -> np.ndarray:
+    """Boards with their tiles renamed so that ``goal`` becomes ``target``
+    (default: the default goal, which needs the goal's blank in the last cell).
+
+    Parameters
+    ----------
+    boards : ndarray, shape (m, n) or (B, m, n)
+        Valid boards (checked by the caller).
+    goal, target : array_like, shape (m, n)
+        As for :func:`relabel_table`.
+
+    Returns
+    -------
+    ndarray
+        Same shape, in :func:`board_dtype`; a board reaches ``goal`` by a move
+        sequence iff its renamed twin reaches ``target`` by the same sequence.
+
+    Examples
+    --------
+    >>> relabel_for_goal([[1, 2, 3], [4, 5, 0]], [[2, 1, 3], [4, 5, 0]])
+    array([[2, 1, 3],
+           [4, 5, 0]], dtype=uint8)
+    """
+    boards = np.asarray(boards)
+    table = relabel_table(goal, target)
+    return table.astype(board_dtype(table.size))[boards.astype(np.intp, copy=False)]

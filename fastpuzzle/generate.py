@@ -25,21 +25,20 @@ many boards follow it (``random_solvable(m, n, 10, seed=s)[:5]`` equals
 
 from __future__ import annotations
 
-import numba
+import os
+
 import numpy as np
 
-from ._jit import jit, pjit, use_threads
-from .boards import _check_shape, as_goal, board_dtype
-from .moves import MOVE_CHARS, _step
+from ._jit import use_threads
+from .boards import as_goal, board_dtype, check_shape
+from .moves import MOVE_BYTES
+from .random_kernels import (
+    PLAIN_PERMUTATIONS, REACHABLE_ONLY, line_parallel, line_serial, scramble_parallel, scramble_serial,
+    shuffle_parallel, shuffle_serial,
+)  # fmt: skip
 
 __all__ = ["random_solvable", "scramble", "random_permutations", "seed_key", "block_boards"]
 
-_U64 = np.uint64
-_MASK32 = np.uint64(0xFFFFFFFF)
-_TWO32 = np.uint64(1 << 32)
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
 
 #: A block holds about this many cells (at least one board): big enough that
 #: seeding a stream is negligible, small enough to spread over threads.
@@ -78,6 +77,8 @@ def seed_key(seed) -> tuple[int, int]:
         words = seed.integers(0, 1 << 64, size=2, dtype=np.uint64, endpoint=False)
     elif isinstance(seed, np.random.SeedSequence):
         words = seed.generate_state(2, np.uint64)
+    elif isinstance(seed, (bool, np.bool_)):
+        raise TypeError(f"seed must be None, an int, a SeedSequence or a Generator, got the bool {seed!r}")
     elif seed is None or isinstance(seed, (int, np.integer)):
         if seed is not None and int(seed) < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed}")
@@ -90,286 +91,104 @@ def seed_key(seed) -> tuple[int, int]:
     return int(words[0]), int(words[1])
 
 
-@jit
-def _mix64(z):
-    z = (z ^ (z >> _U64(30))) * _M1
-    z = (z ^ (z >> _U64(27))) * _M2
-    return z ^ (z >> _U64(31))
+
+# ---------------------------------------------------------------------------
+# public API (and the checks the Dask twin shares)
+# ---------------------------------------------------------------------------
 
 
-@jit
-def _stream(k0, k1, block):
-    """xoshiro256** state of stream ``block`` under key ``(k0, k1)``."""
-    x = _mix64(k1 ^ _mix64(k0 + _U64(block) * _GOLDEN))
-    x += _GOLDEN
-    s0 = _mix64(x)
-    x += _GOLDEN
-    s1 = _mix64(x)
-    x += _GOLDEN
-    s2 = _mix64(x)
-    x += _GOLDEN
-    s3 = _mix64(x)
-    return s0, s1, s2, s3
+def _physical_memory() -> int:
+    """Bytes of memory of this machine (0 when the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 0
 
 
-@jit
-def _rotl(x, k):
-    return (x << _U64(k)) | (x >> _U64(64 - k))
+def check_allocation(n_bytes: int, what: str) -> None:
+    """Refuse (``ValueError``, naming the bytes) an allocation larger than this
+    machine's memory, before it is attempted: a huge request then fails at
+    once with the figure, not with a ``MemoryError`` or the system's killer.
 
-
-@jit
-def _next(s0, s1, s2, s3):
-    """One xoshiro256** output and the new state."""
-    r = _rotl(s1 * _U64(5), 7) * _U64(9)
-    t = s1 << _U64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = _rotl(s3, 45)
-    return r, s0, s1, s2, s3
-
-
-@jit
-def _bounded(x, s, s0, s1, s2, s3):
-    """Uniform integer in ``[0, s)`` from the 32 random bits ``x`` (Lemire).
-
-    ``s <= 2**32``.  The rare rejected draws take fresh 32-bit words from the
-    stream, so the result is exactly uniform.
+    Examples
+    --------
+    >>> check_allocation(1 << 20, "one board")
+    >>> check_allocation(1 << 80, "the boards")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the boards would need 1,208,925,819,614,629,174,706,176 bytes ...
     """
-    p = x * s
-    low = p & _MASK32
-    if low < s:
-        t = (_TWO32 - s) % s
-        while low < t:
-            r, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
-            p = (r >> _U64(32)) * s
-            low = p & _MASK32
-    return p >> _U64(32), s0, s1, s2, s3
+    memory = _physical_memory()
+    if memory and n_bytes > memory:
+        raise ValueError(
+            f"{what} would need {n_bytes:,} bytes ({n_bytes / 2**30:,.1f} GiB), more than this machine's "
+            f"{memory / 2**30:,.1f} GiB of memory; ask for fewer or smaller boards, or write them in chunks"
+        )
 
 
-# ---------------------------------------------------------------------------
-# kernels: random boards
-# ---------------------------------------------------------------------------
-
-
-@jit
-def _shuffle_block(out, goal_flat, start, stop, k0, k1, block, fix, m, n, gr, gc):
-    """Boards ``start..stop-1`` of ``out`` (B, N): shuffles of the goal.
-
-    ``fix``: 0 = plain permutations, 1 = reachable from the goal (parity fixed
-    by swapping two fixed tiles).
-    """
-    N = goal_flat.shape[0]
-    nn = _U64(n)
-    s0, s1, s2, s3 = _stream(k0, k1, block)
-    for b in range(start, stop):
-        a = out[b]
-        for i in range(N):
-            a[i] = goal_flat[i]
-        parity = 0
-        blank = 0
-        i = N - 1
-        while i >= 1:
-            r, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
-            j, s0, s1, s2, s3 = _bounded(r & _MASK32, _U64(i + 1), s0, s1, s2, s3)
-            jj = np.intp(j)
-            if jj != i:
-                parity ^= 1
-                v = a[i]
-                a[i] = a[jj]
-                a[jj] = v
-            if a[i] == 0:
-                blank = i
-            i -= 1
-            if i >= 1:
-                j, s0, s1, s2, s3 = _bounded(r >> _U64(32), _U64(i + 1), s0, s1, s2, s3)
-                jj = np.intp(j)
-                if jj != i:
-                    parity ^= 1
-                    v = a[i]
-                    a[i] = a[jj]
-                    a[jj] = v
-                if a[i] == 0:
-                    blank = i
-                i -= 1
-        if fix:
-            br = np.intp(_U64(blank) // nn)
-            bc = blank - br * n
-            colour = (br + bc + gr + gc) & 1
-            if parity != colour:
-                # A fixed pair of cells, chosen by the blank's cell only: the
-                # map is an involution, hence a bijection onto reachable boards.
-                if blank >= 2:
-                    v = a[0]
-                    a[0] = a[1]
-                    a[1] = v
-                else:
-                    v = a[N - 2]
-                    a[N - 2] = a[N - 1]
-                    a[N - 1] = v
-
-
-@jit
-def _line_block(out, tiles, start, stop, k0, k1, block):
-    """1-row / 1-column boards: the blank in a uniform cell, tiles in goal order."""
-    N = tiles.shape[0] + 1
-    s0, s1, s2, s3 = _stream(k0, k1, block)
-    for b in range(start, stop):
-        r, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
-        p, s0, s1, s2, s3 = _bounded(r & _MASK32, _U64(N), s0, s1, s2, s3)
-        pos = np.intp(p)
-        a = out[b]
-        for i in range(pos):
-            a[i] = tiles[i]
-        a[pos] = 0
-        for i in range(pos + 1, N):
-            a[i] = tiles[i - 1]
-
-
-@jit
-def _shuffle_serial(out, goal_flat, bsize, first_block, k0, k1, fix, m, n, gr, gc):
-    B = out.shape[0]
-    nblocks = (B + bsize - 1) // bsize
-    for k in range(nblocks):
-        _shuffle_block(out, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, fix, m, n, gr, gc)
-
-
-@pjit
-def _shuffle_parallel(out, goal_flat, bsize, first_block, k0, k1, fix, m, n, gr, gc):
-    B = out.shape[0]
-    nblocks = (B + bsize - 1) // bsize
-    for k in numba.prange(nblocks):
-        _shuffle_block(out, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, fix, m, n, gr, gc)
-
-
-@jit
-def _line_serial(out, tiles, bsize, first_block, k0, k1):
-    B = out.shape[0]
-    nblocks = (B + bsize - 1) // bsize
-    for k in range(nblocks):
-        _line_block(out, tiles, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k)
-
-
-@pjit
-def _line_parallel(out, tiles, bsize, first_block, k0, k1):
-    B = out.shape[0]
-    nblocks = (B + bsize - 1) // bsize
-    for k in numba.prange(nblocks):
-        _line_block(out, tiles, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k)
-
-
-# ---------------------------------------------------------------------------
-# kernels: scrambles
-# ---------------------------------------------------------------------------
-
-
-@jit
-def _scramble_block(out, codes, goal_flat, start, stop, k0, k1, block, m, n, gblank):
-    """Random walks of ``codes.shape[1]`` moves from the goal, no immediate undo.
-
-    A move that undoes the previous one is only taken at a dead end (a 1-row
-    or 1-column board with the blank at an end), where it is the only move.
-    """
-    N = goal_flat.shape[0]
-    K = codes.shape[1]
-    s0, s1, s2, s3 = _stream(k0, k1, block)
-    opts = np.empty(4, np.intp)
-    for b in range(start, stop):
-        a = out[b]
-        for i in range(N):
-            a[i] = goal_flat[i]
-        r = gblank // n
-        c = gblank - r * n
-        prev = -1
-        for k in range(K):
-            cnt = 0
-            # Korf order 0=U, 1=L, 2=R, 3=D; the undo of code c is 3 - c.
-            if r > 0 and prev != 3:
-                opts[cnt] = 0
-                cnt += 1
-            if c > 0 and prev != 2:
-                opts[cnt] = 1
-                cnt += 1
-            if c < n - 1 and prev != 1:
-                opts[cnt] = 2
-                cnt += 1
-            if r < m - 1 and prev != 0:
-                opts[cnt] = 3
-                cnt += 1
-            if cnt == 0:  # dead end: only the undo is legal
-                opts[0] = 3 - prev
-                cnt = 1
-            if cnt == 1:
-                mv = opts[0]
-            else:
-                x, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
-                j, s0, s1, s2, s3 = _bounded(x >> _U64(32), _U64(cnt), s0, s1, s2, s3)
-                mv = opts[np.intp(j)]
-            nr, nc = _step(r, c, mv)
-            t = nr * n + nc
-            a[r * n + c] = a[t]
-            a[t] = 0
-            r, c = nr, nc
-            codes[b, k] = mv
-            prev = mv
-
-
-@jit
-def _scramble_serial(out, codes, goal_flat, bsize, first_block, k0, k1, m, n, gblank):
-    B = out.shape[0]
-    nblocks = (B + bsize - 1) // bsize
-    for k in range(nblocks):
-        _scramble_block(out, codes, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, m, n, gblank)
-
-
-@pjit
-def _scramble_parallel(out, codes, goal_flat, bsize, first_block, k0, k1, m, n, gblank):
-    B = out.shape[0]
-    nblocks = (B + bsize - 1) // bsize
-    for k in numba.prange(nblocks):
-        _scramble_block(out, codes, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, m, n, gblank)
-
-
-# ---------------------------------------------------------------------------
-# public API
-# ---------------------------------------------------------------------------
-
-
-def _check_count(count):
-    if count is None:
+def _check_whole(value, name: str, *, allow_none: bool = False, minimum: int = 0):
+    """``value`` as an int, refusing bool, float, str... (``TypeError``) and
+    values below ``minimum`` or past int64 (``ValueError``)."""
+    if value is None and allow_none:
         return None
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
-        raise TypeError(f"count must be None or a non-negative integer, got {count!r}")
-    if count < 0:
-        raise ValueError(f"count must be >= 0, got {count}")
-    return int(count)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        kind = "None or an integer" if allow_none else "an integer"
+        raise TypeError(f"{name} must be {kind} >= {minimum}, got {value!r} ({type(value).__name__})")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if value >= 1 << 63:
+        raise ValueError(f"{name} must be below 2**63, got {value}")
+    return value
 
 
-def _prepare(m, n, goal):
-    _check_shape(m, n)
+def check_count(count):
+    """A board count: None (one board) or an integer >= 0.
+
+    Examples
+    --------
+    >>> check_count(3), check_count(None)
+    (3, None)
+    """
+    return _check_whole(count, "count", allow_none=True)
+
+
+def prepare_shape_goal(m, n, goal, count=1):
+    """Validated ``(m, n, goal_flat)`` for making ``count`` boards, refusing
+    sizes the machine cannot hold before anything is allocated.
+
+    Examples
+    --------
+    >>> prepare_shape_goal(2, 2, None)
+    (2, 2, array([1, 2, 3, 0], dtype=uint8))
+    """
+    check_shape(m, n)
     m, n = int(m), int(n)
+    itemsize = board_dtype(m * n).itemsize
+    # The goal takes one board; goal_board builds it through an int64 range.
+    check_allocation(m * n * (itemsize + 8), f"a {m}x{n} goal board")
+    check_allocation(max(count, 1) * m * n * itemsize, f"{count:,} boards of {m}x{n}")
     g = as_goal(goal, m, n)
     return m, n, np.ascontiguousarray(g.ravel())
 
 
-def _fill_random(out, goal_flat, m, n, key, first_block, fix):
-    """Fill ``out`` (B, N) with blocks ``first_block ...`` of the stream ``key``."""
+def fill_random(out, goal_flat, m, n, key, first_block, fix):
+    """Fill ``out`` (B, N) with blocks ``first_block ...`` of the stream ``key``
+    (arguments already validated; the Dask twin calls this per chunk)."""
     B, N = out.shape
     if B == 0:
         return out
-    k0, k1 = _U64(key[0]), _U64(key[1])
+    k0, k1 = np.uint64(key[0]), np.uint64(key[1])
     bsize = block_boards(m, n)
     par = use_threads(B * N) and B > bsize
     if fix and (m == 1 or n == 1):
         tiles = goal_flat[goal_flat != 0].copy()
-        (_line_parallel if par else _line_serial)(out, tiles, bsize, first_block, k0, k1)
+        (line_parallel if par else line_serial)(out, tiles, bsize, first_block, k0, k1)
         return out
     gb = int(np.flatnonzero(goal_flat == 0)[0])
     gr, gc = gb // n, gb % n
-    kern = _shuffle_parallel if par else _shuffle_serial
-    kern(out, goal_flat, bsize, first_block, k0, k1, 1 if fix else 0, m, n, gr, gc)
+    kern = shuffle_parallel if par else shuffle_serial
+    kern(out, goal_flat, bsize, first_block, k0, k1, REACHABLE_ONLY if fix else PLAIN_PERMUTATIONS, m, n, gr, gc)
     return out
 
 
@@ -394,6 +213,16 @@ def random_solvable(m, n, count=None, seed=None, goal=None):
     ndarray
         ``(m, n)`` or ``(count, m, n)`` in the smallest unsigned dtype.
 
+    Raises
+    ------
+    TypeError
+        If a side, the count or the seed is not an integer (``bool`` and
+        ``float`` included) or of an accepted seed type.
+    ValueError
+        If a side or the count is out of range, the goal is malformed, or the
+        boards would need more bytes than the machine has (checked before
+        allocating).
+
     Notes
     -----
     For ``m, n >= 2`` half of all permutations reach the goal; a random
@@ -411,44 +240,62 @@ def random_solvable(m, n, count=None, seed=None, goal=None):
     >>> bool((random_solvable(4, 4, count=3, seed=7) == b).all())
     True
     """
-    count = _check_count(count)
-    m, n, goal_flat = _prepare(m, n, goal)
-    key = seed_key(seed)
+    count = check_count(count)
     B = 1 if count is None else count
+    m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
+    key = seed_key(seed)
     out = np.empty((B, m * n), board_dtype(m * n))
-    _fill_random(out, goal_flat, m, n, key, 0, True)
+    fill_random(out, goal_flat, m, n, key, 0, True)
     out = out.reshape(B, m, n)
     return out[0] if count is None else out
 
 
 def random_permutations(m, n, count=None, seed=None, goal=None):
     """Uniformly random ``m x n`` boards, reachable or not (about half are not
-    when ``m, n >= 2``).  Same seeding rules as :func:`random_solvable`.
+    when ``m, n >= 2``).  Same seeding rules and argument checks as
+    :func:`random_solvable`.
 
     Examples
     --------
     >>> random_permutations(2, 2, count=2, seed=1).shape
     (2, 2, 2)
     """
-    count = _check_count(count)
-    m, n, goal_flat = _prepare(m, n, goal)
-    key = seed_key(seed)
+    count = check_count(count)
     B = 1 if count is None else count
+    m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
+    key = seed_key(seed)
     out = np.empty((B, m * n), board_dtype(m * n))
-    _fill_random(out, goal_flat, m, n, key, 0, False)
+    fill_random(out, goal_flat, m, n, key, 0, False)
     out = out.reshape(B, m, n)
     return out[0] if count is None else out
 
 
-def _fill_scramble(out, codes, goal_flat, m, n, key, first_block):
+def _fill_scramble(out, codes, walk_length, goal_flat, m, n, key, first_block):
+    """Scrambles into ``out``; the walks into ``codes`` (B, walk_length), or
+    nowhere when ``codes`` is empty (0, 0)."""
     B, N = out.shape
     if B == 0:
         return
-    k0, k1 = _U64(key[0]), _U64(key[1])
+    k0, k1 = np.uint64(key[0]), np.uint64(key[1])
     bsize = block_boards(m, n)
-    par = use_threads(B * max(N, codes.shape[1])) and B > bsize
+    par = use_threads(B * max(N, walk_length)) and B > bsize
     gb = int(np.flatnonzero(goal_flat == 0)[0])
-    (_scramble_parallel if par else _scramble_serial)(out, codes, goal_flat, bsize, first_block, k0, k1, m, n, gb)
+    kernel = scramble_parallel if par else scramble_serial
+    kernel(out, codes, walk_length, goal_flat, bsize, first_block, k0, k1, m, n, gb)
+
+
+def _no_walks():
+    return np.empty((0, 0), np.uint8)
+
+
+def _check_return_moves(return_moves):
+    if isinstance(return_moves, (bool, np.bool_)):
+        return bool(return_moves)
+    if isinstance(return_moves, str):
+        if return_moves != "codes":
+            raise ValueError(f"return_moves must be False, True or 'codes', got {return_moves!r}")
+        return return_moves
+    raise TypeError(f"return_moves must be False, True or 'codes', got {return_moves!r} ({type(return_moves).__name__})")
 
 
 def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
@@ -456,7 +303,8 @@ def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
 
     No move undoes the one before it (except at the dead end of a board with
     one row or one column, where the undo is the only legal move).  Every
-    result can reach ``goal`` by construction.
+    result can reach ``goal`` by construction.  The walks are kept only with
+    ``return_moves`` (they take ``count * moves`` bytes).
 
     Parameters
     ----------
@@ -483,6 +331,13 @@ def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
         Only with ``return_moves``.  Letters name the direction the blank
         moved, so ``apply_moves(goal, walk)`` gives the board.
 
+    Raises
+    ------
+    TypeError, ValueError
+        As for :func:`random_solvable`; also for ``moves`` (an integer >= 0)
+        and ``return_moves``, and when the walks asked for would not fit in
+        memory.
+
     Examples
     --------
     >>> from fastpuzzle import apply_moves, goal_board
@@ -492,25 +347,24 @@ def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
     >>> bool((apply_moves(goal_board(3, 3), walk) == board).all())
     True
     """
-    count = _check_count(count)
-    if isinstance(moves, bool) or not isinstance(moves, (int, np.integer)) or moves < 0:
-        raise ValueError(f"moves must be a non-negative integer, got {moves!r}")
-    if return_moves not in (False, True, "codes"):
-        raise ValueError(f"return_moves must be False, True or 'codes', got {return_moves!r}")
-    m, n, goal_flat = _prepare(m, n, goal)
-    key = seed_key(seed)
+    count = check_count(count)
+    walk_length = _check_whole(moves, "moves")
+    return_moves = _check_return_moves(return_moves)
     B = 1 if count is None else count
+    m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
+    if return_moves:
+        check_allocation(B * walk_length * (1 if return_moves == "codes" else 2), f"{B:,} walks of {walk_length:,} moves")
+    key = seed_key(seed)
     out = np.empty((B, m * n), board_dtype(m * n))
-    codes = np.empty((B, int(moves)), np.uint8)
-    _fill_scramble(out, codes, goal_flat, m, n, key, 0)
+    codes = np.empty((B, walk_length), np.uint8) if return_moves else _no_walks()
+    _fill_scramble(out, codes, walk_length, goal_flat, m, n, key, 0)
     out = out.reshape(B, m, n)
     boards = out[0] if count is None else out
     if not return_moves:
         return boards
     if return_moves == "codes":
         return boards, (codes[0] if count is None else codes)
-    table = np.frombuffer(MOVE_CHARS.encode(), np.uint8)
-    text = table[codes]
+    text = MOVE_BYTES[codes]
     strings = [row.tobytes().decode("ascii") for row in text]
     return boards, (strings[0] if count is None else strings)
 
@@ -520,8 +374,10 @@ def generate_chunks(m, n, count, seed=None, goal=None, scramble_moves=None, chun
     made in one call with the same seed (chunks are whole stream blocks).
 
     ``kind`` is ``"solvable"`` or ``"permutations"``; with ``scramble_moves``
-    set the boards are scrambles of that length.  Used by the command line to
-    write huge files with a progress bar and bounded memory.
+    set the boards are scrambles of that length (their walks are not kept).
+    ``chunk_boards`` (>= 1, rounded to whole blocks) bounds the memory.  Used
+    by the command line to write huge files with a progress bar.  Arguments
+    are checked on the call, before the first chunk is made.
 
     Examples
     --------
@@ -531,21 +387,31 @@ def generate_chunks(m, n, count, seed=None, goal=None, scramble_moves=None, chun
     >>> bool((np.concatenate(parts) == random_solvable(4, 4, count=10000, seed=1)).all())
     True
     """
-    count = _check_count(count)
-    m, n, goal_flat = _prepare(m, n, goal)
+    count = _check_whole(count, "count")
+    walk_length = _check_whole(scramble_moves, "scramble_moves", allow_none=True)
+    chunk_boards = _check_whole(chunk_boards, "chunk_boards", allow_none=True, minimum=1)
+    if not isinstance(kind, str):
+        raise TypeError(f"kind must be 'solvable' or 'permutations', got {kind!r} ({type(kind).__name__})")
+    if kind not in ("solvable", "permutations"):
+        raise ValueError(f"kind must be 'solvable' or 'permutations', got {kind!r}")
+    m, n, goal_flat = prepare_shape_goal(m, n, goal, 1)  # one chunk at a time is held
     key = seed_key(seed)
     bsize = block_boards(m, n)
     if chunk_boards is None:
         chunk_boards = max(1, (1 << 22) // (m * n))
     chunk_boards = max(bsize, (chunk_boards // bsize) * bsize)  # whole blocks
+    check_allocation(min(chunk_boards, count) * m * n * board_dtype(m * n).itemsize, "one chunk of boards")
+    return _chunks(m, n, count, goal_flat, key, bsize, chunk_boards, walk_length, kind)
+
+
+def _chunks(m, n, count, goal_flat, key, bsize, chunk_boards, walk_length, kind):
     dtype = board_dtype(m * n)
     for start in range(0, count, chunk_boards):
         B = min(chunk_boards, count - start)
         out = np.empty((B, m * n), dtype)
         first = start // bsize
-        if scramble_moves is not None:
-            codes = np.empty((B, int(scramble_moves)), np.uint8)
-            _fill_scramble(out, codes, goal_flat, m, n, key, first)
+        if walk_length is not None:
+            _fill_scramble(out, _no_walks(), walk_length, goal_flat, m, n, key, first)
         else:
-            _fill_random(out, goal_flat, m, n, key, first, kind == "solvable")
+            fill_random(out, goal_flat, m, n, key, first, kind == "solvable")
         yield start, out.reshape(B, m, n)

@@ -16,10 +16,15 @@ import numpy as np
 from ._jit import jit
 from .boards import as_boards
 
-__all__ = ["MOVE_CHARS", "ROW_STEP", "COL_STEP", "encode_moves", "decode_moves", "apply_moves"]
+__all__ = [
+    "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "encode_moves", "decode_moves", "apply_moves", "apply_codes",
+    "UP_CODE", "LEFT_CODE", "RIGHT_CODE", "DOWN_CODE", "step_cell", "step_offset", "slide_codes", "UNDO", "undo_code", "transposed_code",
+]  # fmt: skip
 
 #: Move letter of each code.
 MOVE_CHARS = "ULRD"
+#: The codes by name.
+UP_CODE, LEFT_CODE, RIGHT_CODE, DOWN_CODE = 0, 1, 2, 3
 #: Row and column step of the blank for each code.
 ROW_STEP = np.array([-1, 0, 0, 1], np.int64)
 COL_STEP = np.array([0, -1, 1, 0], np.int64)
@@ -28,7 +33,8 @@ _CODE_OF_BYTE = np.full(256, 255, np.uint8)
 for _code, _ch in enumerate(MOVE_CHARS):
     _CODE_OF_BYTE[ord(_ch)] = _code
     _CODE_OF_BYTE[ord(_ch.lower())] = _code
-_BYTE_OF_CODE = np.frombuffer(MOVE_CHARS.encode(), np.uint8)
+#: ASCII byte of each code's letter: ``MOVE_BYTES[codes].tobytes()`` is the move text.
+MOVE_BYTES = np.frombuffer(MOVE_CHARS.encode(), np.uint8)
 
 
 def encode_moves(moves) -> np.ndarray:
@@ -65,12 +71,22 @@ def decode_moves(codes) -> str:
     'UDL'
     """
     codes = np.asarray(codes, np.uint8)
-    return _BYTE_OF_CODE[codes].tobytes().decode("ascii")
+    return MOVE_BYTES[codes].tobytes().decode("ascii")
+
+
+# ------------------------------------------------------------------ steps of the blank
 
 
 @jit(inline="always")
-def _step(r, c, code):
-    """Cell the blank reaches from (r, c) by move ``code`` (may be off the board)."""
+def step_cell(r, c, code):
+    """Cell ``(row, col)`` the blank reaches from (r, c) by move ``code``
+    (may be off the board: the caller checks).
+
+    Examples
+    --------
+    >>> step_cell(1, 1, 0), step_cell(1, 1, 2)
+    ((0, 1), (1, 2))
+    """
     if code == 0:
         return r - 1, c
     if code == 1:
@@ -80,8 +96,46 @@ def _step(r, c, code):
     return r + 1, c
 
 
+@jit(inline="always")
+def step_offset(code, row_stride):
+    """Change of the blank's flat index for move ``code`` on a board stored
+    with rows ``row_stride`` cells apart (the caller checks the edges).
+
+    Examples
+    --------
+    >>> [step_offset(code, 4) for code in range(4)]
+    [-4, -1, 1, 4]
+    """
+    if code == 0:
+        return -row_stride
+    if code == 1:
+        return -1
+    if code == 2:
+        return 1
+    return row_stride
+
+
+def slide_codes(m: int, n: int, blank_from: int, blank_to: int) -> np.ndarray:
+    """Moves that slide the blank from flat cell ``blank_from`` to
+    ``blank_to`` on a board of one row or one column.
+
+    There no tile can pass another, so this straight slide is the only
+    solution (and the shortest).
+
+    Examples
+    --------
+    >>> decode_moves(slide_codes(1, 5, 3, 0)), decode_moves(slide_codes(4, 1, 1, 3))
+    ('LLL', 'DD')
+    """
+    if m != 1 and n != 1:
+        raise ValueError(f"slide_codes needs a board of one row or one column, got {m}x{n}")
+    minus, plus = (LEFT_CODE, RIGHT_CODE) if m == 1 else (UP_CODE, DOWN_CODE)
+    code = plus if blank_to >= blank_from else minus
+    return np.full(abs(int(blank_to) - int(blank_from)), code, np.uint8)
+
+
 @jit
-def _apply_codes(cells, m, n, codes):
+def apply_codes(cells, m, n, codes):
     """Apply move codes in place to the flat board ``cells``.
 
     Returns the index of the first illegal move (the blank would leave the
@@ -95,7 +149,7 @@ def _apply_codes(cells, m, n, codes):
     r = blank // n
     c = blank - r * n
     for k in range(codes.shape[0]):
-        nr, nc = _step(r, c, codes[k])
+        nr, nc = step_cell(r, c, codes[k])
         if nr < 0 or nr >= m or nc < 0 or nc >= n:
             return k
         target = nr * n + nc
@@ -103,6 +157,9 @@ def _apply_codes(cells, m, n, codes):
         cells[target] = 0
         r, c = nr, nc
     return -1
+
+
+_apply_codes = apply_codes  # the former private name, still used by modules outside the search
 
 
 def apply_moves(board, moves, *, check: bool = True) -> np.ndarray:
@@ -139,8 +196,37 @@ def apply_moves(board, moves, *, check: bool = True) -> np.ndarray:
     codes = encode_moves(moves)
     m, n = batch.shape[1:]
     cells = batch[0].ravel().copy()
-    bad = _apply_codes(cells, m, n, codes)
+    bad = apply_codes(cells, m, n, codes)
     if bad >= 0:
         letter = MOVE_CHARS[int(codes[bad])]
         raise ValueError(f"move {bad} ({letter!r}) is illegal: it takes the blank off the {m}x{n} board")
     return cells.reshape(m, n)
+
+
+# ------------------------------------------------------------------ the undo rule
+
+
+#: The code of the move that undoes each code (``3 - code`` in Korf's order).
+UNDO = np.array([3, 2, 1, 0], np.uint8)
+
+
+@jit(inline="always")
+def undo_code(code):
+    """The move code that undoes ``code`` (U<->D, L<->R)."""
+    return 3 - code
+
+
+# ------------------------------------------------------------------ the transposed board
+
+
+@jit(inline="always")
+def transposed_code(code):
+    """The code that move ``code`` becomes on the transposed board (U<->L,
+    R<->D): a solver working on the transpose replays its moves through it.
+
+    Examples
+    --------
+    >>> decode_moves([transposed_code(c) for c in encode_moves("ULRD")])
+    'LUDR'
+    """
+    return code ^ 1

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import inversion_kernels as _inv
 from ._jit import use_threads
-from .boards import as_boards, as_goal
+from .boards import as_boards, as_goal, cell_colours
 
 __all__ = ["inversions", "invariant", "is_solvable", "reachable"]
 
@@ -29,12 +29,6 @@ _METHODS = {
 
 def _flat(batch: np.ndarray) -> np.ndarray:
     return batch.reshape(batch.shape[0], batch.shape[1] * batch.shape[2])
-
-
-def _colour(m: int, n: int) -> np.ndarray:
-    """Checkerboard colour (row + col) % 2 of every cell, row-major."""
-    rows, cols = np.divmod(np.arange(m * n), n)
-    return ((rows + cols) & 1).astype(np.uint8)
 
 
 def inversions(boards, method: str = "auto", *, check: bool = True):
@@ -106,7 +100,7 @@ def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
     flat = _flat(batch)
     out = np.empty(batch.shape[0], np.uint8)
     kernel = _inv._batch_invariant_par if use_threads(flat.size) else _inv._batch_invariant
-    kernel(flat, _colour(m, n), _PARITY_METHODS[method], _inv.tree_levels(n_cells), out)
+    kernel(flat, cell_colours(m, n), _PARITY_METHODS[method], _inv.tree_levels(n_cells), out)
     return out
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from bench import suite
-from fastpuzzle import cli_bench
+from fastpuzzle.cli import bench as cli_bench
 from fastpuzzle.cli import main as cli_main
 
 

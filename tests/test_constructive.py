@@ -8,7 +8,7 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle.boards import goal_board
-from fastpuzzle.moves import _apply_codes, apply_moves, encode_moves
+from fastpuzzle.moves import apply_codes, apply_moves, encode_moves
 from fastpuzzle.search.constructive import solve_constructive, write_solution
 from fastpuzzle.search.solution import Solution
 from fastpuzzle.solvability import is_solvable
@@ -36,7 +36,7 @@ def random_reachable(rng, goal):
 def reaches(board, goal, sol):
     m, n = board.shape
     cells = np.asarray(board).ravel().astype(np.int64)
-    bad = _apply_codes(cells, m, n, sol.codes)
+    bad = apply_codes(cells, m, n, sol.codes)
     return bad == -1 and np.array_equal(cells, np.asarray(goal).ravel())
 
 
@@ -181,11 +181,11 @@ def test_count_only_matches_codes(rng):
 def test_buffer_overflow_rerun_gives_same_moves(rng, monkeypatch):
     """A too-small first buffer (forced here) is detected and the run repeated
     with the exact size."""
-    import fastpuzzle.search.constructive as mod
+    import fastpuzzle.search.constructive.solver as mod
 
     board = random_reachable(rng, goal_board(9, 11))
     full = solve_constructive(board)
-    monkeypatch.setattr(mod, "_CAPACITY_FACTOR", 0.0)
+    monkeypatch.setattr(mod, "CAPACITY_FACTOR", 0.0)
     again = solve_constructive(board)
     assert np.array_equal(full.codes, again.codes)
     assert again.verify(board)
@@ -201,7 +201,7 @@ def test_apply_codes_matches_plain_python(rng):
             except ValueError:
                 expected = None
             cells = board.ravel().copy()
-            bad = _apply_codes(cells, m, n, codes)
+            bad = apply_codes(cells, m, n, codes)
             if expected is None:
                 assert bad >= 0
                 with pytest.raises(ValueError):

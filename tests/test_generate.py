@@ -1,4 +1,6 @@
 import math
+import os
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -282,3 +284,130 @@ def test_cell_table_statistic_rejects_a_slightly_biased_shuffle():
     expected = count / N
     stat = float(((table - expected) ** 2 / expected).sum())
     assert stat > chi2_critical((N - 1) ** 2)
+
+
+# ---------------------------------------------------------------------------
+# argument checks (issue 11): TypeError / ValueError only, before allocating
+# ---------------------------------------------------------------------------
+
+PUBLIC_MAKERS = [
+    lambda **kw: random_solvable(**{"m": 3, "n": 3, **kw}),
+    lambda **kw: random_permutations(**{"m": 3, "n": 3, **kw}),
+    lambda **kw: scramble(**{"m": 3, "n": 3, "moves": 5, **kw}),
+    lambda **kw: list(generate_chunks(**{"m": 3, "n": 3, "count": 4, **kw})),
+]
+
+
+@pytest.mark.parametrize("make", PUBLIC_MAKERS)
+@pytest.mark.parametrize("name", ["m", "n", "count", "seed"])
+@pytest.mark.parametrize("value", [True, False, 2.0, "3", 1j, [3]])
+def test_wrong_types_are_type_errors(make, name, value):
+    with pytest.raises(TypeError, match=name if name != "seed" else "seed"):
+        make(**{name: value})
+
+
+@pytest.mark.parametrize("make", PUBLIC_MAKERS)
+@pytest.mark.parametrize("name,value", [("m", 0), ("n", -3), ("count", -1), ("seed", -5), ("count", 1 << 63)])
+def test_out_of_range_values_are_value_errors(make, name, value):
+    with pytest.raises(ValueError):
+        make(**{name: value})
+
+
+@pytest.mark.parametrize("value", [True, 2.5, "10", None])
+def test_walk_length_must_be_an_integer(value):
+    with pytest.raises(TypeError, match="moves"):
+        scramble(3, 3, value)
+    if value is not None:
+        with pytest.raises(TypeError, match="scramble_moves"):
+            list(generate_chunks(3, 3, 4, scramble_moves=value))
+
+
+def test_walk_length_out_of_range():
+    with pytest.raises(ValueError, match="moves"):
+        scramble(3, 3, -1)
+    with pytest.raises(ValueError, match="moves"):
+        scramble(3, 3, 1 << 64)
+    with pytest.raises(ValueError, match="scramble_moves"):
+        generate_chunks(3, 3, 4, scramble_moves=-2)
+
+
+@pytest.mark.parametrize("value,error", [(1, TypeError), (None, TypeError), ("moves", ValueError), ("", ValueError)])
+def test_return_moves_is_checked(value, error):
+    with pytest.raises(error, match="return_moves"):
+        scramble(3, 3, 4, return_moves=value)
+
+
+@pytest.mark.parametrize("value,error", [(0, ValueError), (-1, ValueError), (1.5, TypeError), (True, TypeError)])
+def test_chunk_boards_is_checked(value, error):
+    # -1 once returned nothing at all; the check runs on the call, not at the first chunk
+    with pytest.raises(error, match="chunk_boards"):
+        generate_chunks(3, 3, 10, chunk_boards=value)
+
+
+@pytest.mark.parametrize("kind,error", [("uniform", ValueError), (1, TypeError)])
+def test_generate_chunks_kind_is_checked(kind, error):
+    with pytest.raises(error, match="kind"):
+        generate_chunks(3, 3, 10, kind=kind)
+
+
+def test_generate_chunks_needs_a_count():
+    with pytest.raises(TypeError, match="count"):
+        generate_chunks(3, 3, None)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: random_solvable(100_000, 100_000, count=0),
+        lambda: random_permutations(100_000, 100_000),
+        lambda: scramble(100_000, 100_000, 0, count=0),
+        lambda: generate_chunks(100_000, 100_000, 0),
+        lambda: random_solvable(4, 4, count=1 << 50),
+        lambda: scramble(3, 3, 1 << 40, count=1 << 10, return_moves="codes"),
+    ],
+)
+def test_huge_requests_are_refused_with_the_bytes_before_allocating(call, monkeypatch):
+    # each needs more than a 16 GiB machine has; refused before np.empty is tried
+    import fastpuzzle.generate as gen
+
+    monkeypatch.setattr(gen, "_physical_memory", lambda: 16 << 30)
+    with pytest.raises(ValueError, match=r"would need [\d,]+ bytes"):
+        call()
+
+
+def test_scramble_without_moves_keeps_no_walks(monkeypatch):
+    # the walk is the same whether or not it is kept, and nothing of size count * moves is allocated
+    import fastpuzzle.generate as gen
+
+    seen = []
+    real = gen._fill_scramble
+
+    def spy(out, codes, *args):
+        seen.append(codes.shape)
+        return real(out, codes, *args)
+
+    monkeypatch.setattr(gen, "_fill_scramble", spy)
+    boards = scramble(3, 3, 50, count=20, seed=4)
+    with_walks, codes = scramble(3, 3, 50, count=20, seed=4, return_moves="codes")
+    chunked = np.concatenate([b for _, b in generate_chunks(3, 3, 20, seed=4, scramble_moves=50)])
+    assert seen[0] == (0, 0) and seen[1] == (20, 50) and seen[2] == (0, 0)
+    assert (boards == with_walks).all() and (chunked == boards).all()
+    for board, walk in zip(boards, codes):
+        assert (apply_moves(goal_board(3, 3), walk) == board).all()
+
+
+def test_cli_refuses_a_huge_shape_in_one_line(tmp_path):
+    # once allocated 75 GiB for the goal board before anything else
+    import subprocess
+    import sys
+
+    out = tmp_path / "x.npy"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    run = subprocess.run(
+        [sys.executable, "-m", "fastpuzzle", "generate", "--shape", "100000x100000", "--count", "0", "--out", str(out)],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert run.returncode == 2, run.stderr
+    assert "would need" in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

@@ -64,7 +64,7 @@ def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
         count = 30 if m * n <= 4096 else 4
         boards = random_boards(rng, m, n, count)
         flat = boards.reshape(count, -1).astype(fp.board_dtype(m * n))
-        colour = sv._colour(m, n)
+        colour = fp.boards.cell_colours(m, n)
         results = []
         kinds = [inv_kernels.PARITY_TREE, inv_kernels.PARITY_CYCLES]
         if m * n <= 64:

@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from ..boards import as_boards, as_goal
+from ..moves import slide_codes
 from ..solvability import is_solvable
 from . import ida as _ida
 from .solution import Solution
@@ -116,14 +117,7 @@ def _unsolvable_message(index, single: bool) -> str:
 def _slide(cells: np.ndarray, target: np.ndarray, m: int, n: int) -> Solution:
     """One row or one column: the blank slides straight to its goal cell."""
     t0 = time.perf_counter()
-    p = int(np.flatnonzero(cells == 0)[0])
-    q = int(np.flatnonzero(target == 0)[0])
-    if m == 1:
-        code = 1 if q < p else 2  # L / R
-    else:
-        code = 0 if q < p else 3  # U / D
-        p, q = p // n, q // n
-    codes = np.full(abs(p - q), code, np.uint8)
+    codes = slide_codes(m, n, int(np.flatnonzero(cells == 0)[0]), int(np.flatnonzero(target == 0)[0]))
     return Solution(codes, status="optimal", nodes=len(codes) + 1, seconds=time.perf_counter() - t0, method="slide")
 
 

@@ -1,0 +1,207 @@
+"""Routes of the blank: L-shaped paths, and a breadth-first search of cells.
+
+The blank travels by Manhattan-shortest L-shaped paths (one step aside first
+where the straight L is blocked); a breadth-first search of *cells* (the
+blank's route, never board states) inside a small box, then the whole
+region, is the fallback for the rare spots where no L-shaped path exists.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import jit
+from ...moves import COL_STEP, ROW_STEP, step_cell
+from .state import (
+    BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, UP,
+    cell_free, cell_free_unpacked, logical_cell, move_blank, physical_cell, run_blank,
+)  # fmt: skip
+
+
+@jit
+def lpath_clear(locked, state, r0, c0, r1, c1, across_first, xr, xc):
+    """Whether the L-shaped path (r0,c0) -> (r1,c1) is free (start excluded);
+    ``across_first``: along the row first, then along the column."""
+    sr = 1 if r1 > r0 else -1
+    sc = 1 if c1 > c0 else -1
+    r, c = r0, c0
+    for leg in range(2):
+        if (leg == 0) == across_first:
+            while c != c1:
+                c += sc
+                if not cell_free(locked, state, r, c, xr, xc):
+                    return False
+        else:
+            while r != r1:
+                r += sr
+                if not cell_free(locked, state, r, c, xr, xc):
+                    return False
+    return True
+
+
+@jit
+def lpath_walk(cells, pos, codes, state, r0, c0, r1, c1, across_first):
+    """Take the blank along the L-shaped path (r0,c0) -> (r1,c1)."""
+    across = RIGHT if c1 > c0 else LEFT
+    down = DOWN if r1 > r0 else UP
+    if across_first:
+        run_blank(cells, pos, codes, state, across, abs(c1 - c0))
+        run_blank(cells, pos, codes, state, down, abs(r1 - r0))
+    else:
+        run_blank(cells, pos, codes, state, down, abs(r1 - r0))
+        run_blank(cells, pos, codes, state, across, abs(c1 - c0))
+
+
+@jit
+def bfs_route(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, xr, xc, rlo, rhi, clo, chi):
+    """Shortest route of the blank to (tr, tc) inside the logical box
+    [rlo, rhi] x [clo, chi], avoiding locked cells and (xr, xc).  Cells of the
+    board are searched, not board states.  Returns False if there is none."""
+    state[BFS_STAMP] += 1
+    stamp = state[BFS_STAMP]
+    br, bc = logical_cell(state, state[BLANK_CELL])
+    start = physical_cell(state, br, bc)
+    visited[start] = stamp
+    head = 0
+    tail = 0
+    queue[tail] = start
+    tail += 1
+    goal = physical_cell(state, tr, tc)
+    found = start == goal
+    while head < tail and not found:
+        p = queue[head]
+        head += 1
+        r, c = logical_cell(state, p)
+        for d in range(4):
+            nr = r + ROW_STEP[d]
+            nc = c + COL_STEP[d]
+            if nr < rlo or nr > rhi or nc < clo or nc > chi:
+                continue
+            if not cell_free(locked, state, nr, nc, xr, xc):
+                continue
+            q = physical_cell(state, nr, nc)
+            if visited[q] == stamp:
+                continue
+            visited[q] = stamp
+            parent[q] = d
+            queue[tail] = q
+            tail += 1
+            if q == goal:
+                found = True
+                break
+    if not found:
+        return False
+    # Walk back from the goal, collecting directions, then replay forwards.
+    k = 0
+    p = goal
+    while p != start:
+        d = parent[p]
+        queue[k] = d  # the queue is free again: reuse it for the path
+        k += 1
+        r, c = logical_cell(state, p)
+        p = physical_cell(state, r - ROW_STEP[d], c - COL_STEP[d])
+    for i in range(k - 1, -1, -1):
+        move_blank(cells, pos, codes, state, queue[i])
+    return True
+
+
+@jit
+def route_blank(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, xr, xc):
+    """Take the blank to logical (tr, tc) without touching (xr, xc) or locked
+    cells, by a shortest L-shaped path where one exists."""
+    br, bc = logical_cell(state, state[BLANK_CELL])
+    if br == tr and bc == tc:
+        return True
+    for across_first in (True, False):
+        if lpath_clear(locked, state, br, bc, tr, tc, across_first, xr, xc):
+            lpath_walk(cells, pos, codes, state, br, bc, tr, tc, across_first)
+            return True
+    # One step aside, then an L-shaped path (goes round the tile).
+    for d in range(4):
+        wr = br + ROW_STEP[d]
+        wc = bc + COL_STEP[d]
+        if not cell_free(locked, state, wr, wc, xr, xc):
+            continue
+        for across_first in (True, False):
+            if lpath_clear(locked, state, wr, wc, tr, tc, across_first, xr, xc):
+                move_blank(cells, pos, codes, state, d)
+                lpath_walk(cells, pos, codes, state, wr, wc, tr, tc, across_first)
+                return True
+    m = state[FRAME_ROWS]
+    n = state[FRAME_COLS]
+    rlo = max(min(br, tr, xr) - 2, 0)
+    rhi = min(max(br, tr, xr) + 2, m - 1)
+    clo = max(min(bc, tc, xc) - 2, 0)
+    chi = min(max(bc, tc, xc) + 2, n - 1)
+    if bfs_route(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, xr, xc, rlo, rhi, clo, chi):
+        return True
+    zero = np.int64(0)
+    if bfs_route(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, xr, xc, zero, m - 1, zero, n - 1):
+        return True
+    state[ERROR] = ERR_ROUTE
+    return False
+
+
+# ---------------------------------------------------------------- short paths, frame unpacked (hot loop)
+
+
+@jit
+def lpath_clear_unpacked(locked, rows, cols, row_step, col_step, r0, c0, r1, c1, across_first, xr, xc):
+    """:func:`lpath_clear` with the frame unpacked (hot loop)."""
+    sr = 1 if r1 > r0 else -1
+    sc = 1 if c1 > c0 else -1
+    r, c = r0, c0
+    for leg in range(2):
+        if (leg == 0) == across_first:
+            while c != c1:
+                c += sc
+                if not cell_free_unpacked(locked, rows, cols, row_step, col_step, r, c, xr, xc):
+                    return False
+        else:
+            while r != r1:
+                r += sr
+                if not cell_free_unpacked(locked, rows, cols, row_step, col_step, r, c, xr, xc):
+                    return False
+    return True
+
+
+@jit
+def lpath_pack(r0, c0, r1, c1, across_first, packed, k):
+    """Append the codes of an L-shaped path to ``packed`` (2 bits a move)."""
+    across = RIGHT if c1 > c0 else LEFT
+    down = DOWN if r1 > r0 else UP
+    for leg in range(2):
+        if (leg == 0) == across_first:
+            for _ in range(abs(c1 - c0)):
+                packed |= across << (2 * k)
+                k += 1
+        else:
+            for _ in range(abs(r1 - r0)):
+                packed |= down << (2 * k)
+                k += 1
+    return packed, k
+
+
+@jit
+def short_path(locked, rows, cols, row_step, col_step, br, bc, fr, fc, xr, xc):
+    """A shortest-looking path of at most 7 moves for the blank from (br, bc)
+    to (fr, fc) avoiding (xr, xc) and locked cells: an L-shaped path, or one
+    step aside and then an L-shaped path.  Returns (codes packed 2 bits a
+    move, count), count -1 when there is none this short.  Takes one array,
+    so the compiler inlines it into the hot loop."""
+    d0 = abs(br - fr) + abs(bc - fc)
+    if d0 <= 7:
+        for across_first in (True, False):
+            if lpath_clear_unpacked(locked, rows, cols, row_step, col_step, br, bc, fr, fc, across_first, xr, xc):
+                return lpath_pack(br, bc, fr, fc, across_first, np.int64(0), np.int64(0))
+    if d0 <= 5:
+        for d in range(4):
+            wr, wc = step_cell(br, bc, d)
+            if abs(wr - fr) + abs(wc - fc) > 6:
+                continue
+            if not cell_free_unpacked(locked, rows, cols, row_step, col_step, wr, wc, xr, xc):
+                continue
+            for across_first in (True, False):
+                if lpath_clear_unpacked(locked, rows, cols, row_step, col_step, wr, wc, fr, fc, across_first, xr, xc):
+                    return lpath_pack(wr, wc, fr, fc, across_first, np.int64(d), np.int64(1))
+    return 0, -1

@@ -1,0 +1,232 @@
+"""The public face of the constructive solver: checks, relabelling, buffers.
+
+Any goal board is handled by relabelling: the goal with its blank slid to the
+bottom-right corner (right along its row, then down) becomes the default
+goal (:func:`fastpuzzle.boards.relabel_for_goal`); the kernel reaches it,
+then the blank slides back (up, then left).  One-row and one-column boards
+just slide the blank (:func:`fastpuzzle.moves.slide_codes`).
+
+Moves are written into a ``uint8`` code buffer sized from the Manhattan
+distance; if it overflows, the kernel keeps counting and the run is repeated
+once with the exact size.  ``count_only=True`` keeps no codes at all (a
+1000 x 1000 solution has billions of moves) and reports the count in
+:attr:`Solution.move_count`.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from ..._jit import jit
+from ...boards import as_boards, as_goal, relabel_for_goal
+from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes
+from ...solvability import is_solvable
+from ..solution import Solution
+from .lines import solve_kernel
+from .state import ERR_BUDGET
+
+#: First guess of the code buffer, in units of the start's Manhattan distance.
+CAPACITY_FACTOR = 4.0
+
+
+@jit
+def relabelled_manhattan(cells, m, n):
+    """Sum of Manhattan distances of a flat board to the default goal (blank
+    skipped): a lower bound on any solution's length.
+
+    Examples
+    --------
+    >>> relabelled_manhattan(np.array([1, 2, 0, 3]), 2, 2)
+    1
+    """
+    total = 0
+    for i in range(m * n):
+        v = cells[i]
+        if v != 0:
+            g = v - 1
+            total += abs(i // n - g // n) + abs(i % n - g % n)
+    return total
+
+
+def blank_to_corner(goal: np.ndarray):
+    """The goal with its blank slid right along its row, then down the last
+    column, to the bottom-right corner; and the codes that slide it back (up,
+    then left)."""
+    m, n = goal.shape
+    gr, gc = (int(v) for v in np.argwhere(goal == 0)[0])
+    shifted = goal.copy()
+    row = shifted[gr]
+    row[gc:-1] = row[gc + 1 :].copy()
+    row[-1] = 0
+    col = shifted[:, n - 1]
+    col[gr:-1] = col[gr + 1 :].copy()
+    col[-1] = 0
+    back = np.concatenate([np.full(m - 1 - gr, UP_CODE, np.int64), np.full(n - 1 - gc, LEFT_CODE, np.int64)])
+    return shifted, back
+
+
+def _found(codes, t0, count_only, count):
+    return Solution(
+        codes[:0] if count_only else codes,
+        status="found",
+        method="constructive",
+        seconds=time.perf_counter() - t0,
+        move_count=count if count_only else None,
+    )
+
+
+def _check_max_moves(max_moves):
+    if max_moves is None:
+        return -1
+    if isinstance(max_moves, (bool, np.bool_)) or not isinstance(max_moves, (int, np.integer)):
+        raise TypeError(f"max_moves must be a non-negative integer or None, got {max_moves!r}")
+    if max_moves < 0 or max_moves >= 1 << 63:
+        raise ValueError(f"max_moves must be a non-negative integer below 2**63 or None, got {max_moves!r}")
+    return int(max_moves)
+
+
+def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves: int | None = None) -> Solution:
+    """A valid (not shortest) solution of any solvable board, any size.
+
+    Parameters
+    ----------
+    board : array_like, shape (m, n)
+        Start board (0 = blank); any m, n >= 1 with m*n >= 2.
+    goal : array_like, shape (m, n), optional
+        Target board, blank anywhere; default :func:`fastpuzzle.goal_board`.
+    count_only : bool
+        Do not keep the moves, only count them: for boards whose solution
+        would not fit in memory (1000 x 1000 takes billions of moves).  The
+        result then has empty ``codes`` and the count in ``move_count``.
+    max_moves : int, optional
+        Budget: stop once more moves than this have been made (checked after
+        each row or column placed, so a few more may be made).  The result
+        then has ``status="budget"``, empty ``codes``, and the moves made so
+        far in ``nodes``.  Work grows as (m n)^1.5: a 1000 x 1000 board
+        takes about 2.4e9 moves and 20-40 s.
+
+    Returns
+    -------
+    Solution
+        ``status="found"``, ``method="constructive"``, ``nodes=0``.
+        With ``count_only``, ``codes`` is empty and ``move_count`` (and
+        ``length``) hold the number of moves (:meth:`Solution.verify` needs
+        the codes: solve again without ``count_only`` to check them).
+
+    Raises
+    ------
+    ValueError
+        If the board is malformed or cannot reach the goal.
+    TypeError
+        If ``count_only`` is not a bool or ``max_moves`` not an integer.
+
+    Examples
+    --------
+    >>> board = [[4, 1, 3], [7, 2, 6], [0, 5, 8]]
+    >>> sol = solve_constructive(board)
+    >>> sol.status, sol.method, sol.verify(board)
+    ('found', 'constructive', True)
+    >>> solve_constructive(board, count_only=True).length == sol.length
+    True
+    """
+    t0 = time.perf_counter()
+    if not isinstance(count_only, (bool, np.bool_)):
+        raise TypeError(f"count_only must be True or False, got {count_only!r}")
+    limit = _check_max_moves(max_moves)
+    batch, single = as_boards(board, label="board")
+    if not single:
+        raise ValueError(f"solve_constructive takes one board (m, n), got a batch of shape {batch.shape}")
+    start = batch[0]
+    m, n = start.shape
+    target = as_goal(goal, m, n)
+    if not is_solvable(start, target, check=False):
+        raise ValueError(f"the {m}x{n} board cannot reach the goal (it lies in the other half of the state space)")
+    if np.array_equal(start, target):
+        return _found(np.empty(0, np.uint8), t0, count_only, 0)
+    if m == 1 or n == 1:
+        # No tile can pass another: the blank just slides to its goal cell.
+        blank_from = int(np.flatnonzero(start.ravel() == 0)[0])
+        blank_to = int(np.flatnonzero(target.ravel() == 0)[0])
+        codes = slide_codes(m, n, blank_from, blank_to)
+        return _found(codes, t0, count_only, len(codes))
+    shifted, back = blank_to_corner(target)
+    cells = relabel_for_goal(start, shifted).ravel().astype(np.int32)
+    if count_only:
+        capacity = 0
+    else:
+        # Solutions run at about 3-4x the Manhattan bound (CAPACITY_FACTOR);
+        # the kernel counts past the end of the buffer, so a miss costs one
+        # rerun of exactly the right size.
+        capacity = int(CAPACITY_FACTOR * relabelled_manhattan(cells, m, n)) + 16 * (m + n) * min(m, n) + 64
+    work = cells.copy()
+    buf = np.empty(capacity, np.uint8)
+    stats = np.zeros(2, np.int64)
+    count, err = solve_kernel(work, m, n, buf, back, stats, limit, 1)
+    if not err and not count_only and count > capacity:
+        work = cells.copy()
+        buf = np.empty(count, np.uint8)
+        count, err = solve_kernel(work, m, n, buf, back, stats, limit, 1)
+    if err == ERR_BUDGET:
+        return Solution(np.empty(0, np.uint8), status="budget", nodes=int(count), method="constructive",
+                        seconds=time.perf_counter() - t0)
+    if err:  # pragma: no cover - would be a bug
+        raise RuntimeError(f"constructive solver failed on a {m}x{n} board (error {err}); please report it")
+    total = int(count)
+    if count_only:
+        codes = buf[:0]
+    else:  # trim, unless that would copy a large buffer to save little
+        codes = buf[:total] if total * 4 >= buf.size * 3 else buf[:total].copy()
+    return _found(codes, t0, count_only, total)
+
+
+def write_solution(sol: Solution, path, *, newline: bool = True, chunk: int = 1 << 24) -> int:
+    """Write a solution's moves (``U D L R`` letters) to a file, in chunks.
+
+    Parameters
+    ----------
+    sol : Solution
+        A solution that kept its codes (not ``count_only``).
+    path : str or path-like or binary file object
+        Destination; a file object is written to and left open; ``"-"``
+        is standard output.
+    newline : bool
+        End the text with a newline.
+    chunk : int
+        Moves converted per write (bounds the extra memory).
+
+    Returns
+    -------
+    int
+        Number of moves written.
+
+    Examples
+    --------
+    >>> import io
+    >>> f = io.BytesIO()
+    >>> write_solution(Solution(np.array([0, 1, 2, 3], np.uint8)), f)
+    4
+    >>> f.getvalue()
+    b'ULRD\\n'
+    """
+    codes = np.asarray(sol.codes, np.uint8)
+    if codes.size == 0 and sol.length > 0:
+        raise ValueError("this solution kept only its move count (count_only=True); solve again without it to write moves")
+
+    def _write(f):
+        for i in range(0, codes.size, chunk):
+            f.write(MOVE_BYTES[codes[i : i + chunk]].tobytes())
+        if newline:
+            f.write(b"\n")
+
+    if isinstance(path, str) and path == "-":
+        _write(sys.stdout.buffer)
+        sys.stdout.buffer.flush()
+    elif hasattr(path, "write"):
+        _write(path)
+    else:
+        with open(path, "wb") as f:
+            _write(f)
+    return int(codes.size)

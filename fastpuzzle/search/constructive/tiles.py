@@ -1,0 +1,364 @@
+"""Bringing tiles home: one tile, or two tiles travelling as a pair.
+
+A tile moves one step at a time: the blank goes to the cell in front of it
+(a fixed pattern when the blank is already next to the tile, a short path or
+a route otherwise), then steps back into the tile's cell.  Going straight
+costs 5 moves a step, turning 3 (staircase paths); a follower trailing the
+leader costs one blank move more per step, 7 for the pair instead of 10.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._jit import jit
+from ...moves import step_cell, step_offset, transposed_code, undo_code
+from .routes import route_blank, short_path
+from .state import (
+    BLANK_CELL, CODE_CAPACITY, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LINE_FIRST, LINE_LAST,
+    MOVE_COUNT, NO_TILE, RING, RING_DEPTH, RING_SIZE, ROUTED_MOVES, ROW_STRIDE, TILE_STEPS, TRANSPOSED,
+    cell_free_unpacked, direction_code, l1, logical_cell, physical_cell,
+)  # fmt: skip
+
+
+@jit(inline="always")  # inlined into the hot loop of move_tile
+def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, gate):
+    """The step (dr, dc) of the tile at (xr, xc) toward (tr, tc) that the
+    blank at (br, bc) reaches cheapest.  After a step the blank sits behind
+    the tile, so turning costs 2 blank moves and going straight 4.
+
+    Returns (cost, dr, dc, gated): cost :data:`INFINITE` when no step is
+    possible; ``gated`` when a step was refused only for the ``gate`` row (a
+    row the tile may enter only in the target column)."""
+    none = np.int64(NO_TILE)
+    gated = False
+    best = INFINITE
+    dr = 0
+    dc = 0
+    for axis in range(2):
+        if axis == 0:
+            if xr == tr:
+                continue
+            sr = 1 if tr > xr else -1
+            sc = 0
+        else:
+            if xc == tc:
+                continue
+            sr = 0
+            sc = 1 if tc > xc else -1
+        if not cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + sr, xc + sc, none, none):
+            continue
+        if xr + sr == gate and xr != gate and xc != tc and axis == 0:
+            gated = True
+            continue
+        fr = xr + sr
+        fc = xc + sc
+        if br == fr and bc == fc:
+            cost = 0
+        elif br == xr - sr and bc == xc - sc:
+            cost = 4
+        elif abs(br - xr) + abs(bc - xc) == 1:
+            cost = 2 if cell_free_unpacked(locked, rows, cols, row_step, col_step, br + sr, bc + sc, xr, xc) else 6
+        else:
+            cost = abs(br - fr) + abs(bc - fc)
+            if (br == xr and fr == xr and (bc - xc) * (fc - xc) < 0) or (
+                bc == xc and fc == xc and (br - xr) * (fr - xr) < 0
+            ):
+                cost += 2
+        if cost < best:
+            best = cost
+            dr = sr
+            dc = sc
+    return best, dr, dc, gated
+
+
+@jit(inline="always")  # inlined into the hot loop of move_tile
+def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, pair, moves):
+    """Write into ``moves`` the blank's moves from (br, bc) to the cell in
+    front of the tile at (xr, xc) stepping (dr, dc): a fixed pattern round
+    the tile (or round both tiles of a ``pair`` going straight) when the
+    blank is next to it, else a short path.  Returns the count: 0 when the
+    blank is already there, -1 when it needs a route."""
+    fr = xr + dr
+    fc = xc + dc
+    if br == fr and bc == fc:
+        return 0
+    step = direction_code(dr, dc)
+    k = 0
+    if br == xr - dr and bc == xc - dc:  # behind the tile: round it (4 moves)
+        for s in (1, -1):
+            er = dc * s
+            ec = dr * s
+            if (
+                cell_free_unpacked(locked, rows, cols, row_step, col_step, br + er, bc + ec, xr, xc)
+                and cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, xr, xc)
+                and cell_free_unpacked(locked, rows, cols, row_step, col_step, fr + er, fc + ec, xr, xc)
+            ):
+                aside = direction_code(er, ec)
+                moves[0] = aside
+                moves[1] = step
+                moves[2] = step
+                moves[3] = undo_code(aside)
+                k = 4
+                break
+    elif abs(br - xr) + abs(bc - xc) == 1:  # beside the tile: 2 moves
+        if cell_free_unpacked(locked, rows, cols, row_step, col_step, br + dr, bc + dc, xr, xc):
+            moves[0] = step
+            moves[1] = direction_code(xr - br, xc - bc)
+            k = 2
+    elif pair and br == xr - 2 * dr and bc == xc - 2 * dc:  # a pair going straight: round both (5 moves)
+        for s in (1, -1):
+            er = dc * s
+            ec = dr * s
+            if (
+                cell_free_unpacked(locked, rows, cols, row_step, col_step, br + er, bc + ec, xr, xc)
+                and cell_free_unpacked(locked, rows, cols, row_step, col_step, br + dr + er, bc + dc + ec, xr, xc)
+                and cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, xr, xc)
+                and cell_free_unpacked(locked, rows, cols, row_step, col_step, fr + er, fc + ec, xr, xc)
+            ):
+                aside = direction_code(er, ec)
+                moves[0] = aside
+                moves[1] = step
+                moves[2] = step
+                moves[3] = step
+                moves[4] = undo_code(aside)
+                k = 5
+                break
+    if k == 0:
+        packed, k = short_path(locked, rows, cols, row_step, col_step, br, bc, fr, fc, xr, xc)
+        for i in range(max(k, 0)):
+            moves[i] = (packed >> (2 * i)) & 3
+    return k
+
+
+@jit(inline="always")  # inlined into the hot loop of move_tile
+def play_moves(cells, pos, codes, state, moves, k, blank, count, depth, frame):
+    """Play logical ``moves[:k]`` from the blank at flat ``blank`` with
+    ``count`` moves made and ``depth`` of them in the ring; returns the new
+    (blank, count, depth).  The state's copies are left alone: the caller
+    keeps these three, and ``frame`` = (transposed, row stride, code
+    capacity, first and last label of the line), in registers across the
+    hot loop."""
+    transposed, n, capacity, first, last = frame
+    for i in range(k):
+        code = moves[i]
+        if transposed:
+            code = transposed_code(code)
+        t = blank + step_offset(code, n)
+        v = cells[t]
+        cells[blank] = v
+        if v >= first and v <= last:
+            pos[v] = blank
+        cells[t] = 0
+        blank = t
+        # record_move, written out (hot loop)
+        if depth > 0 and state[RING + ((count - 1) & (RING_SIZE - 1))] == undo_code(code):
+            count -= 1
+            depth -= 1
+        else:
+            if count < capacity:
+                codes[count] = code
+            state[RING + (count & (RING_SIZE - 1))] = code
+            count += 1
+            if depth < RING_SIZE:
+                depth += 1
+    return blank, count, depth
+
+
+@jit(inline="always")  # the body of move_tile and move_tile_led
+def walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate):
+    """Bring tile ``label`` to logical (tr, tc), one step at a time.
+
+    Of the (at most two) steps that shorten the tile's distance, take the one
+    the blank reaches cheapest (:func:`choose_step`).  With the blank next to
+    the tile the moves are fixed patterns, run in this loop (the hot path);
+    otherwise the blank takes a route first.
+
+    ``follow``: :data:`NO_TILE`, or a tile next to this one that trails it,
+    stepping into each cell the leader leaves (one blank move more per step).
+    Where the blank finds no way round the pair, the follower is dropped and
+    the leader goes on alone.  ``gate``: a logical row the leader may enter
+    only in the target column (so that a follower ends right below the
+    target, not beside it), :data:`NO_TILE` for none.  Callers pass every
+    argument as int64 (see :mod:`.state`).
+    """
+    rows = state[FRAME_ROWS]
+    cols = state[FRAME_COLS]
+    if state[TRANSPOSED]:
+        row_step = 1
+        col_step = state[ROW_STRIDE]
+    else:
+        row_step = state[ROW_STRIDE]
+        col_step = 1
+    moves = np.empty(16, np.int64)
+    frame = (state[TRANSPOSED], state[ROW_STRIDE], state[CODE_CAPACITY], state[LINE_FIRST], state[LINE_LAST])
+    blank = state[BLANK_CELL]
+    count = state[MOVE_COUNT]
+    depth = state[RING_DEPTH]
+    br, bc = logical_cell(state, blank)
+    xr, xc = logical_cell(state, pos[label])
+    follower_cell = np.int64(-1)  # locked while the blank moves round the pair
+    yr = yc = np.int64(-1)  # int64 from the start: see state.py
+    ok = True
+    while xr != tr or xc != tc:
+        if follow >= 0:
+            follower_cell = pos[follow]
+            yr, yc = logical_cell(state, follower_cell)
+            locked[follower_cell] = 1
+        best, dr, dc, gated = choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, gate)
+        if best == INFINITE:
+            if gated or follow >= 0:
+                # Only the gate or the follower is in the way: go on alone, ungated.
+                if follow >= 0:
+                    locked[follower_cell] = 0
+                    follow = NO_TILE
+                gate = NO_TILE
+                continue
+            state[ERROR] = ERR_ROUTE
+            ok = False
+            break
+        fr = xr + dr
+        fc = xc + dc
+        k = blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, follow >= 0, moves)
+        if k < 0:
+            state[BLANK_CELL] = blank
+            state[MOVE_COUNT] = count
+            state[RING_DEPTH] = depth
+            if not route_blank(cells, pos, locked, codes, state, visited, parent, queue, fr, fc, xr, xc):
+                if follow < 0:
+                    ok = False
+                    break
+                # No way round the pair: drop the follower, go on alone.
+                state[ERROR] = 0
+                locked[follower_cell] = 0
+                follow = NO_TILE
+                continue
+            blank = state[BLANK_CELL]
+            state[ROUTED_MOVES] += state[MOVE_COUNT] - count
+            count = state[MOVE_COUNT]
+            depth = state[RING_DEPTH]
+            k = 0
+        state[TILE_STEPS] += 1
+        # The blank steps back into the tile's cell: the tile moves forward.
+        moves[k] = undo_code(direction_code(dr, dc))
+        k += 1
+        if follow >= 0:
+            # ... and on into the follower's cell: it takes the leader's.
+            locked[follower_cell] = 0
+            moves[k] = direction_code(yr - xr, yc - xc)
+            k += 1
+        blank, count, depth = play_moves(cells, pos, codes, state, moves, k, blank, count, depth, frame)
+        if follow >= 0:
+            br = yr
+            bc = yc
+        else:
+            br = xr
+            bc = xc
+        xr = fr
+        xc = fc
+    if follow >= 0 and follower_cell >= 0:
+        locked[follower_cell] = 0
+    # Every exit writes the state back: a caller may carry on after a failure.
+    state[BLANK_CELL] = blank
+    state[MOVE_COUNT] = count
+    state[RING_DEPTH] = depth
+    return ok
+
+
+@jit
+def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, gate):
+    """:func:`walk_tile` alone: most calls.  The constant folds the
+    follower's code away (a faster loop)."""
+    return walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, NO_TILE, gate)
+
+
+@jit
+def move_tile_led(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate):
+    """:func:`walk_tile` with a ``follow``-er and/or a ``gate`` (int64 values)."""
+    return walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate)
+
+
+@jit
+def join_tiles(cells, pos, locked, codes, state, visited, parent, queue, mover, anchor, tr, tc, front):
+    """Bring tile ``mover`` next to tile ``anchor`` (held still), on the side
+    nearest the mover; ``front`` > 0 prefers the side toward (tr, tc), < 0
+    the side away from it."""
+    ar, ac = logical_cell(state, pos[anchor])
+    xr, xc = logical_cell(state, pos[mover])
+    rows = state[FRAME_ROWS]
+    cols = state[FRAME_COLS]
+    here = l1(ar, ac, tr, tc)
+    best = INFINITE
+    cr = np.int64(-1)  # int64 from the start: see state.py
+    cc = np.int64(-1)
+    for d in range(4):
+        r, c = step_cell(ar, ac, d)
+        if r < 0 or c < 0 or r >= rows or c >= cols or locked[physical_cell(state, r, c)]:
+            continue
+        cost = 2 * l1(xr, xc, r, c)
+        if (l1(r, c, tr, tc) < here) != (front > 0):
+            cost += 8
+        if c != tc:
+            cost += 1  # in line with the target column: no turn later
+        if cost < best:
+            best = cost
+            cr = r
+            cc = c
+    if cr < 0:
+        return False
+    anchor_cell = pos[anchor]
+    locked[anchor_cell] = 1
+    none = np.int64(NO_TILE)
+    ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, mover, cr, cc, none)
+    locked[anchor_cell] = 0
+    return ok
+
+
+@jit
+def place_two(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, fr, fc, gate, narrow):
+    """Bring ``lead`` to (tr, tc) with ``follow`` (whose own target is
+    (fr, fc), next to it) either trailing it as a pair or left for later,
+    whichever looks cheaper.  Straight steps cost 5 moves for one tile
+    and 7 for a pair, and a pair shares one trip of the blank.
+
+    ``narrow``: the region is two columns wide, so a pair side by side would
+    wall the blank off; there the leader first steps into the target column
+    and the follower lines up right behind it (the leader must then be the
+    nearer of the two: it cannot pass the follower)."""
+    none = np.int64(NO_TILE)
+    br, bc = logical_cell(state, state[BLANK_CELL])
+    xr, xc = logical_cell(state, pos[lead])
+    yr, yc = logical_cell(state, pos[follow])
+    dx = l1(xr, xc, tr, tc)
+    dy = l1(yr, yc, fr, fc)
+    apart = l1(xr, xc, yr, yc)
+    # Estimates: 4 moves a step for one tile (5 straight, 3 on a staircase),
+    # 7 for a pair, 10 to line up; constants tuned on random boards.
+    alone = l1(br, bc, xr, xc) + 4 * dx + l1(tr, tc, yr, yc) + 4 * dy
+    join_lead = l1(br, bc, yr, yc) + 4 * apart + 7 * dx + 10  # follower comes to the leader
+    join_follow = l1(br, bc, xr, xc) + 4 * apart + 7 * dy + 10  # leader comes to the follower
+    if narrow:
+        join_follow = INFINITE
+        join_lead = (l1(br, bc, xr, xc) + 4 * abs(xc - tc) + l1(xr, tc, yr, yc)
+                     + 4 * l1(yr, yc, xr + 1, tc) + 7 * dx + 10)
+        if xr + 1 >= state[FRAME_ROWS] or yr <= xr:
+            join_lead = INFINITE  # no room behind, or the follower is ahead
+    if alone <= join_lead and alone <= join_follow:
+        return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, gate)
+    if narrow:
+        ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, xr, tc, none)
+        if ok:
+            lead_cell = pos[lead]
+            locked[lead_cell] = 1
+            ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, follow, xr + 1, tc, none)
+            locked[lead_cell] = 0
+    elif join_lead <= join_follow:
+        ok = join_tiles(cells, pos, locked, codes, state, visited, parent, queue, follow, lead, tr, tc, np.int64(-1))
+    else:
+        ok = join_tiles(cells, pos, locked, codes, state, visited, parent, queue, lead, follow, tr, tc, np.int64(1))
+    if not ok:
+        # The anchored tile walled the mover off: no harm done (every move
+        # made was legal), bring the leader alone.
+        state[ERROR] = 0
+        return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, gate)
+    return move_tile_led(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, gate)

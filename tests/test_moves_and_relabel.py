@@ -1,0 +1,100 @@
+"""The move model's helpers (moves.py) and the custom-goal relabelling (boards.py),
+against plain-Python definitions."""
+
+import numpy as np
+import pytest
+
+from fastpuzzle.boards import cell_colours, goal_board, goal_cells, relabel_for_goal, relabel_table
+from fastpuzzle.generate import random_permutations, random_solvable
+from fastpuzzle.moves import (
+    COL_STEP, MOVE_BYTES, MOVE_CHARS, ROW_STEP, UNDO, apply_moves, decode_moves, slide_codes, step_cell, step_offset,
+    transposed_code, undo_code,
+)  # fmt: skip
+
+from . import naive
+
+LETTER_STEP = naive.MOVE_STEP
+
+
+def test_step_tables_agree_with_the_letters():
+    for code, letter in enumerate(MOVE_CHARS):
+        dr, dc = LETTER_STEP[letter]
+        assert (ROW_STEP[code], COL_STEP[code]) == (dr, dc)
+        assert step_cell(5, 7, code) == (5 + dr, 7 + dc)
+        assert step_offset(code, 9) == dr * 9 + dc
+        assert chr(MOVE_BYTES[code]) == letter
+
+
+def test_undo_and_transpose():
+    for code in range(4):
+        assert undo_code(code) == UNDO[code]
+        dr, dc = LETTER_STEP[MOVE_CHARS[code]]
+        assert LETTER_STEP[MOVE_CHARS[undo_code(code)]] == (-dr, -dc)
+        # on the transposed board rows and columns swap
+        assert LETTER_STEP[MOVE_CHARS[transposed_code(code)]] == (dc, dr)
+
+
+@pytest.mark.parametrize("m,n", [(1, 6), (6, 1), (1, 2), (2, 1)])
+def test_slide_codes_solve_every_line_board(m, n):
+    for start in range(m * n):
+        for to in range(m * n):
+            board = goal_board(m, n).ravel()
+            board = np.insert(board[board != 0], start, 0).reshape(m, n)
+            target = np.insert(goal_board(m, n).ravel()[:-1], to, 0).reshape(m, n)
+            codes = slide_codes(m, n, start, to)
+            assert len(codes) == abs(start - to)
+            assert naive.apply_moves(board.tolist(), decode_moves(codes)) == target.tolist()
+
+
+def test_slide_codes_refuses_a_board_with_two_rows_and_columns():
+    with pytest.raises(ValueError, match="one row or one column"):
+        slide_codes(2, 3, 0, 1)
+
+
+@pytest.mark.parametrize("m,n", [(1, 5), (2, 3), (4, 4), (7, 3), (16, 16)])
+def test_cell_colours(m, n):
+    expected = [(r + c) % 2 for r in range(m) for c in range(n)]
+    colours = cell_colours(m, n)
+    assert colours.dtype == np.uint8 and colours.tolist() == expected
+
+
+@pytest.mark.parametrize("m,n", [(2, 2), (3, 3), (3, 5), (4, 4)])
+def test_relabelled_boards_reach_the_default_goal_by_the_same_moves(m, n, rng):
+    goal = random_permutations(m, n, seed=int(rng.integers(1 << 30)))
+    flat = goal.ravel()
+    blank = int(np.flatnonzero(flat == 0)[0])
+    flat[blank], flat[-1] = flat[-1], 0  # blank in the last cell, as the default goal has it
+    for _ in range(20):
+        moves = "".join(rng.choice(list("ULRD"), size=12))
+        try:
+            board = np.array(naive.apply_moves(goal.tolist(), moves))
+        except (ValueError, IndexError):
+            continue
+        renamed = relabel_for_goal(board, goal)
+        # undoing the walk on the renamed board reaches the default goal
+        undo = "".join({"U": "D", "D": "U", "L": "R", "R": "L"}[ch] for ch in reversed(moves))
+        assert (apply_moves(renamed, undo) == goal_board(m, n)).all()
+    assert (relabel_for_goal(goal, goal) == goal_board(m, n)).all()
+
+
+def test_relabel_table_and_goal_cells_are_inverse_forms(rng):
+    for m, n in [(2, 2), (3, 4), (5, 5)]:
+        goal = random_solvable(m, n, seed=int(rng.integers(1 << 30)))
+        cells = goal_cells(goal)
+        flat = goal.ravel()
+        assert all(flat[cells[t]] == t for t in range(m * n))
+        target = random_permutations(m, n, seed=int(rng.integers(1 << 30)))
+        # move the target's blank onto the goal's blank cell
+        tb, gb = int(np.flatnonzero(target.ravel() == 0)[0]), int(cells[0])
+        target.ravel()[[tb, gb]] = target.ravel()[[gb, tb]]
+        table = relabel_table(goal, target)
+        assert (table[flat] == target.ravel()).all() and table[0] == 0
+        batch = random_solvable(m, n, count=5, seed=1, goal=goal)
+        assert (relabel_for_goal(batch, goal, target) == table[batch]).all()
+
+
+def test_relabel_table_refuses_to_move_the_blank():
+    with pytest.raises(ValueError, match="cannot move the blank"):
+        relabel_table([[0, 1], [2, 3]])
+    with pytest.raises(ValueError, match="shape"):
+        relabel_table(goal_board(2, 2), goal_board(2, 3))
