@@ -2,6 +2,9 @@
 
     python bench/bench_pdb.py            # full (needs 7-8 and 6-6-6-6 built: fastpuzzle pdb build ...)
     python bench/bench_pdb.py --quick    # 5-5-5 / 6-6-3 on a subset, a minute or so
+    python bench/bench_pdb.py --build78  # also build 7-8 in a fresh process (minutes)
+    python bench/bench_pdb.py --compare78 DIR [--first N]
+        # Korf's 100 with the cached 7-8 and the 7-8 saved in DIR, side by side
 
 Build figures of 5-5-5 and 6-6-3 are measured here, each in a fresh process
 (time and peak resident memory); those of 7-8 and 6-6-6-6 are the ones
@@ -29,6 +32,7 @@ from fastpuzzle import heuristics as fp_heuristics  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 PUBLISHED_NODES_78 = 36_710  # Korf & Felner 2002 / Felner et al. 2004: nodes per instance, 7-8 + reflection
+GOAL_CPU_78, GOAL_PEAK_78 = 180.0, 1.5e9  # issue 13: 7-8 build under 3 minutes of CPU within 1.5 GB
 CPP_SECONDS_663 = 13.2  # fastest open-source solver measured on this machine (6-6-3 + WD + pruning), all 100
 
 
@@ -60,6 +64,28 @@ def measure_build(name: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def measure_half78() -> dict:
+    """The 7-tile half of 7-8 (57.7 M placements) in a fresh process:
+    cpu seconds, wall seconds, peak bytes."""
+    code = (
+        "import json, sys, time; sys.path.insert(0, %r)\n"
+        "import numpy as np\n"
+        "from fastpuzzle import goal_board, pdb\n"
+        "from fastpuzzle.search.pdb.build import peak_rss_bytes\n"
+        "from fastpuzzle.search.pdb.build_sets import build_pattern\n"
+        "g = goal_board(4, 4)\n"
+        "for par in (False, True):\n"  # compile first: not part of the build
+        "    build_pattern(np.zeros(16 * 15 * 14, np.uint8), 4, 4, g, (1, 2, 3), parallel=par)\n"
+        "tiles = pdb.DATABASES['7-8']['partition'][0]\n"
+        "table = np.zeros(pdb.placement_count(16, len(tiles)), np.uint8)\n"
+        "c0, t0 = time.process_time(), time.perf_counter()\n"
+        "build_pattern(table, 4, 4, g, tiles)\n"
+        "print(json.dumps(dict(cpu=time.process_time() - c0, seconds=time.perf_counter() - t0, peak=peak_rss_bytes())))\n"
+    ) % (str(ROOT),)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def solve_set(instances, database, goal=None, max_nodes=None):
     """Solve each board; returns (cpu seconds, wall seconds, solutions)."""
     pdb.solve_with_pdb(apply_moves(goal_board(4, 4), "ULDR"), database=database)  # warm the JIT
@@ -68,7 +94,17 @@ def solve_set(instances, database, goal=None, max_nodes=None):
     return time.process_time() - c0, time.perf_counter() - t0, sols
 
 
-def run(quick: bool) -> list[dict]:
+def _build78_rows(cpu, wall, peak, how):
+    """The 7-8 build against its goals (180 s of CPU, 1.5 GB)."""
+    return [
+        _row("build 7-8 cpu seconds", round(cpu, 1), "s", ratio=round(cpu / GOAL_CPU_78, 2), baseline=GOAL_CPU_78,
+             note=f"wall {wall:.1f} s; {how}; ratio to the goal"),
+        _row("build 7-8 peak memory", round(peak / 2**20), "MiB", ratio=round(peak / GOAL_PEAK_78, 2),
+             baseline=round(GOAL_PEAK_78 / 2**20), note=f"peak RSS (VmHWM); {how}; ratio to the goal"),
+    ]
+
+
+def run(quick: bool, build78: bool = False) -> list[dict]:
     rows = []
     print(f"cores: {os.cpu_count()}")
     # --- build cost -------------------------------------------------------
@@ -77,15 +113,24 @@ def run(quick: bool) -> list[dict]:
         rows.append(_row(f"build {name} cpu seconds", round(m["cpu"], 2), "s", note=f"wall {m['seconds']:.2f} s; fresh process"))
         rows.append(_row(f"build {name} peak memory", round(m["peak"] / 2**20), "MiB", note="peak RSS of the process"))
     if not quick:
+        half = measure_half78()
+        rows.append(_row("build 7-8 7-tile half cpu seconds", round(half["cpu"], 1), "s",
+                         note=f"wall {half['seconds']:.1f} s, peak {half['peak'] / 2**20:.0f} MiB; fresh process"))
+        if build78:
+            m = measure_build("7-8")
+            rows.extend(_build78_rows(m["cpu"], m["seconds"], m["peak"], "fresh process"))
         for name in ["7-8", "6-6-6-6"]:
             try:
                 db = pdb.load(name)
             except FileNotFoundError:
                 rows.append(_row(f"build {name}", None, "", note=f"not built: fastpuzzle pdb build {name}"))
                 continue
-            cpu = f"cpu {db.build_cpu_seconds:.0f} s, " if db.build_cpu_seconds else ""
-            rows.append(_row(f"build {name} seconds", round(db.build_seconds, 1), "s", note=f"{cpu}recorded at build time"))
-            rows.append(_row(f"build {name} peak memory", round(db.build_peak_bytes / 2**20), "MiB", note="recorded at build time"))
+            if name == "7-8" and not build78:
+                rows.extend(_build78_rows(db.build_cpu_seconds, db.build_seconds, db.build_peak_bytes, "recorded at build time"))
+            elif name != "7-8":
+                cpu = f"cpu {db.build_cpu_seconds:.0f} s, " if db.build_cpu_seconds else ""
+                rows.append(_row(f"build {name} seconds", round(db.build_seconds, 1), "s", note=f"{cpu}recorded at build time"))
+                rows.append(_row(f"build {name} peak memory", round(db.build_peak_bytes / 2**20), "MiB", note="recorded at build time"))
             rows.append(_row(f"table {name} size", round(db.nbytes / 2**20), "MiB", note="1 byte per entry"))
     # --- Korf's 100 -------------------------------------------------------
     korf = read_instances("korf100_blank_last.txt", 16)
@@ -177,9 +222,47 @@ def run(quick: bool) -> list[dict]:
     return rows
 
 
+def compare78(other_dir: str, first: int = 100) -> list[dict]:
+    """Korf's first ``first`` instances with the cached 7-8 and the 7-8 saved
+    in ``other_dir`` (e.g. one built with merged blank regions), side by side."""
+    korf = read_instances("korf100_blank_last.txt", 16)[:first]
+    boards = [b.reshape(4, 4) for b, _ in korf]
+    meta = json.loads((Path(other_dir) / "meta.json").read_text())  # any cache format: an older table on purpose
+    other = pdb.PatternDatabase(
+        "7-8", tuple(meta["shape"]), tuple(tuple(p) for p in meta["partition"]),
+        np.asarray(meta["goal"]).reshape(meta["shape"]), np.load(Path(other_dir) / "tables.npy", mmap_mode="r"),
+        np.asarray(meta["offsets"], np.int64), bool(meta["reflect"]), path=Path(other_dir),
+    )
+    dbs = {"cache": pdb.load("7-8"), "other": other}
+    rows = []
+    for tag, db in dbs.items():
+        np.asarray(db.data).sum()
+    a, b = (np.asarray(db.data) for db in dbs.values())
+    for p, (lo, hi) in enumerate(zip(dbs["cache"].offsets, list(dbs["cache"].offsets[1:]) + [a.shape[0]])):
+        ta, tb = a[lo:hi], b[lo:hi]
+        rows.append(_row(f"7-8 pattern {p + 1}: entries cache > other", int((ta > tb).sum()), "entries",
+                         note=f"cache < other: {int((ta < tb).sum())}; means {ta.mean():.4f} vs {tb.mean():.4f}"))
+    nodes = {}
+    for tag, db in dbs.items():
+        cpu, _, sols = solve_set(boards, db)
+        ok = all(s.status == "optimal" and s.length == n and s.verify(bd) for s, (_, n), bd in zip(sols, korf, boards))
+        nodes[tag] = sum(s.nodes for s in sols) / len(boards)
+        rows.append(_row(f"korf{len(boards)} 7-8 +reflection, {tag} ({db.path}) nodes per instance", round(nodes[tag]),
+                         "nodes", ratio=round(nodes[tag] / PUBLISHED_NODES_78, 3), baseline=PUBLISHED_NODES_78,
+                         note=f"cpu {cpu:.2f} s; all optimal and verified: {ok}"))
+    rows.append(_row("nodes cache / other", round(nodes["cache"] / nodes["other"], 3), "", note="same instances"))
+    return rows
+
+
 def main(argv=None):
-    quick = "--quick" in (argv if argv is not None else sys.argv[1:])
-    for r in run(quick):
+    argv = list(argv if argv is not None else sys.argv[1:])
+    if "--compare78" in argv:
+        i = argv.index("--compare78")
+        first = int(argv[argv.index("--first") + 1]) if "--first" in argv else 100
+        rows = compare78(argv[i + 1], first)
+    else:
+        rows = run("--quick" in argv, build78="--build78" in argv)
+    for r in rows:
         extra = ""
         if r["ratio"] is not None:
             extra = f"  (ratio {r['ratio']} vs {r['baseline']})"

@@ -67,18 +67,6 @@ def test_table_for_custom_goal():
     _table_vs_naive(db, 3, 3, tuple(goal.ravel().tolist()))
 
 
-def test_merged_regions_stay_admissible(all3):
-    # With only 2 region slots the blank regions past the first are merged:
-    # values may drop below the exact ones, never above.
-    exact = pdb.build_partition((3, 3), [(2, 4, 6, 8)])
-    merged = pdb.build_partition((3, 3), [(2, 4, 6, 8)], max_slots=2)
-    a, b = np.asarray(exact.data), np.asarray(merged.data)
-    assert (b <= a).all()
-    assert (b < a).any()  # the checkerboard placement isolates 5 regions
-    boards, dist = all3
-    assert (merged.lookup(boards) <= dist).all()
-
-
 def _all_boards(m, n):
     perms = np.array(list(itertools.permutations(range(m * n))), np.uint8)
     boards = perms.reshape(-1, m, n)

@@ -39,7 +39,7 @@ __all__ = [
 #: Largest board the kernels handle (cell sets are 64-bit masks).
 MAX_CELLS = 31
 #: Version of the cache layout written by :meth:`PatternDatabase.save`.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: exact blank regions (the 7-8 and 6-6-6-6 tables changed)
 
 
 def check_partition(partition, m, n):
