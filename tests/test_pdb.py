@@ -484,3 +484,22 @@ def test_heuristic_reachable_from_fp_heuristics(db44, all3):
     sample = boards[:: max(1, len(boards) // 500)]
     h = fp.heuristics.pattern_database(sample, goal=goal, database=db44)
     assert all(v <= far[tuple(int(x) for x in b.ravel())] for v, b in zip(h, sample))
+
+
+def test_a_quick_database_of_an_older_format_is_rebuilt_on_use(tmp_path, monkeypatch):
+    import json
+
+    from fastpuzzle.search.pdb.store import StaleDatabaseError, choose_database
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path / "cache"))
+    db = pdb.build("4-4", progress=False)
+    meta_path = db.path / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["format"] = 0
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(StaleDatabaseError, match="stale"):
+        pdb.load("4-4")
+    for database in (None, "4-4"):
+        assert choose_database((3, 3), database).name == "4-4"
+        assert json.loads(meta_path.read_text())["format"] != 0
+        meta_path.write_text(json.dumps(meta))

@@ -32,7 +32,14 @@ from .build import build_partition
 from .heuristic import FORMAT_VERSION, PatternDatabase, reflection_applies
 from .ranking import placement_count
 
-__all__ = ["DATABASES", "cache_dir", "resolve_name", "build", "load", "available", "choose_database"]
+__all__ = [
+    "DATABASES", "StaleDatabaseError", "cache_dir", "resolve_name", "build", "load", "available", "choose_database",
+]  # fmt: skip
+
+
+class StaleDatabaseError(ValueError):
+    """A cached database written by another format version or for another
+    partition: it must be rebuilt (quick ones are rebuilt on use)."""
 
 #: Named partitions, for the default goal (tiles 1..N-1 row-major, blank last).
 DATABASES = {
@@ -149,7 +156,7 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
     m, n = (int(v) for v in meta["shape"])
     partition = tuple(tuple(int(t) for t in p) for p in meta["partition"])
     if meta.get("format") != FORMAT_VERSION or (m, n) != spec["shape"] or partition != spec["partition"]:
-        raise ValueError(f"cached database in {path} is stale or foreign; {rebuild}")
+        raise StaleDatabaseError(f"cached database in {path} is stale or foreign; {rebuild}")
     sizes = [placement_count(m * n, len(p)) for p in partition]
     offsets = np.asarray(meta["offsets"], np.int64)
     goal = as_goal(np.asarray(meta["goal"], np.int64).reshape(m, n), m, n)
@@ -192,18 +199,22 @@ def choose_database(shape, database):
         if DATABASES[key]["shape"] != tuple(shape):
             s = DATABASES[key]["shape"]
             raise ValueError(f"database {key!r} is for {s[0]}x{s[1]} boards, the boards are {shape[0]}x{shape[1]}")
-        return load(key)
+        return _load_or_build(key, any(auto for k, auto in PREFERENCE.get(tuple(shape), []) if k == key))
     prefs = PREFERENCE.get(tuple(shape))
     if prefs is None:
         raise ValueError(
             f"no pattern database for {shape[0]}x{shape[1]} boards (named ones cover 3x3, 4x4 and 5x5); "
             "build one with fastpuzzle.pdb.build_partition(shape, partition) and pass it as database="
         )
-    for key, _ in prefs:
+    for key, auto in prefs:
         try:
             return load(key)
         except FileNotFoundError:
             continue
+        except StaleDatabaseError:
+            if auto:  # an older format of a quick database: rebuild it
+                return build(key, progress=False, force=True)
+            raise
     for key, auto in prefs:
         if auto:
             return build(key, progress=False)
@@ -213,3 +224,12 @@ def choose_database(shape, database):
         f"`fastpuzzle pdb build {key}` (takes minutes)"
     )
 
+
+def _load_or_build(key: str, auto: bool) -> PatternDatabase:
+    """``load(key)``; a quick (``auto``) database that is missing or stale is built."""
+    try:
+        return load(key)
+    except (FileNotFoundError, StaleDatabaseError):
+        if not auto:
+            raise
+    return build(key, progress=False, force=True)
