@@ -14,7 +14,7 @@ from ..._jit import jit
 from ...moves import COL_STEP, ROW_STEP, step_cell
 from .state import (
     BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, UP,
-    cell_free, cell_free_unpacked, logical_cell, move_blank, physical_cell, run_blank,
+    cell_free, cell_free_unpacked, logical_cell, physical_cell, run_blank,
 )  # fmt: skip
 
 
@@ -100,8 +100,9 @@ def bfs_route(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, 
         k += 1
         r, c = logical_cell(state, p)
         p = physical_cell(state, r - ROW_STEP[d], c - COL_STEP[d])
+    one = np.int64(1)
     for i in range(k - 1, -1, -1):
-        move_blank(cells, pos, codes, state, queue[i])
+        run_blank(cells, pos, codes, state, queue[i], one)
     return True
 
 
@@ -124,7 +125,7 @@ def route_blank(cells, pos, locked, codes, state, visited, parent, queue, tr, tc
             continue
         for across_first in (True, False):
             if lpath_clear(locked, state, wr, wc, tr, tc, across_first, xr, xc):
-                move_blank(cells, pos, codes, state, d)
+                run_blank(cells, pos, codes, state, d, np.int64(1))
                 lpath_walk(cells, pos, codes, state, wr, wc, tr, tc, across_first)
                 return True
     m = state[FRAME_ROWS]
