@@ -141,20 +141,19 @@ def play_pattern(cells, pos, codes, state, pattern):
 
 
 @jit
-def cell_free(locked, state, r, c, xr, xc):
-    """Whether the blank may enter logical cell (r, c): on the board, not
-    locked, not the tile being moved (xr, xc)."""
-    if r < 0 or c < 0 or r >= state[FRAME_ROWS] or c >= state[FRAME_COLS]:
-        return False
-    if r == xr and c == xc:
-        return False
-    return locked[physical_cell(state, r, c)] == 0
+def frame_steps(state):
+    """The frame unpacked into scalars: (rows, cols, row step, column step);
+    logical (r, c) is flat cell ``r * row_step + c * col_step``."""
+    if state[TRANSPOSED]:
+        return state[FRAME_ROWS], state[FRAME_COLS], np.int64(1), state[ROW_STRIDE]
+    return state[FRAME_ROWS], state[FRAME_COLS], state[ROW_STRIDE], np.int64(1)
 
 
 @jit
 def cell_free_unpacked(locked, rows, cols, row_step, col_step, r, c, xr, xc):
-    """:func:`cell_free` with the frame unpacked into scalars (hot loop):
-    logical (r, c) is flat cell ``r * row_step + c * col_step``."""
+    """Whether the blank may enter logical cell (r, c): on the board, not
+    locked, not the tile being moved (xr, xc).  The frame comes unpacked
+    (:func:`frame_steps`)."""
     if r < 0 or c < 0 or r >= rows or c >= cols:
         return False
     if r == xr and c == xc:

@@ -17,7 +17,7 @@ from .routes import route_blank, short_path
 from .state import (
     BLANK_CELL, CODE_CAPACITY, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LINE_FIRST, LINE_LAST,
     MOVE_COUNT, NO_TILE, RING, RING_DEPTH, RING_SIZE, ROUTED_MOVES, ROW_STRIDE, TILE_STEPS, TRANSPOSED,
-    cell_free_unpacked, direction_code, l1, logical_cell, physical_cell,
+    cell_free_unpacked, direction_code, frame_steps, l1, logical_cell, physical_cell,
 )  # fmt: skip
 
 
@@ -33,8 +33,8 @@ def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, 
     none = np.int64(NO_TILE)
     gated = False
     best = INFINITE
-    dr = 0
-    dc = 0
+    dr = np.int64(0)  # int64 from the start: see state.py
+    dc = np.int64(0)
     for axis in range(2):
         if axis == 0:
             if xr == tr:
@@ -182,14 +182,7 @@ def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
     target, not beside it), :data:`NO_TILE` for none.  Callers pass every
     argument as int64 (see :mod:`.state`).
     """
-    rows = state[FRAME_ROWS]
-    cols = state[FRAME_COLS]
-    if state[TRANSPOSED]:
-        row_step = 1
-        col_step = state[ROW_STRIDE]
-    else:
-        row_step = state[ROW_STRIDE]
-        col_step = 1
+    rows, cols, row_step, col_step = frame_steps(state)
     moves = np.empty(16, np.int64)
     frame = (state[TRANSPOSED], state[ROW_STRIDE], state[CODE_CAPACITY], state[LINE_FIRST], state[LINE_LAST])
     blank = state[BLANK_CELL]
