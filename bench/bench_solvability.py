@@ -89,8 +89,50 @@ def first_call_seconds() -> tuple[float, float]:
     return float(imp), float(call)
 
 
-def run(quick: bool = False) -> list[dict]:
+#: Shapes of the side-by-side ratio table, and their batch sizes (full, quick).
+RATIO_SHAPES = {(3, 3): (10_000_000, 1_000_000), (4, 4): (10_000_000, 1_000_000), (5, 5): (4_000_000, 400_000),
+                (8, 8): (1_000_000, 200_000), (10, 10): (1_000_000, 100_000)}
+
+
+def ratio_rows(quick: bool) -> list[dict]:
+    """``is_solvable`` (validated and not) as a share of a read-only pass over
+    the same array, for every shape of :data:`RATIO_SHAPES`, in one run."""
+    import numba
+
     rows = []
+    repeats = 3 if quick else 7
+    for (m, n), sizes in RATIO_SHAPES.items():
+        count = sizes[1] if quick else sizes[0]
+        boards = random_boards(count, m, n)
+        flat = boards.reshape(count, m * n)
+        sink = np.empty(count, np.uint8)
+        fp.is_solvable(boards[:1000]); fp.is_solvable(boards); _read_only(flat, sink)  # warm every kernel
+        t_read = median_seconds(lambda: _read_only(flat, sink), repeats)
+        t_fast = median_seconds(lambda: fp.is_solvable(boards, check=False), repeats)
+        t_checked = median_seconds(lambda: fp.is_solvable(boards), repeats)
+        note = f"{numba.get_num_threads()} threads, {os.cpu_count()} cores"
+        for what, t in (("validated", t_checked), ("check=False", t_fast)):
+            rows.append(row(FAMILY, f"ratio {m}x{n}: is_solvable {what}, {count:,} boards", count / t / 1e6,
+                            "M boards/s", t_read / t, "read-only loop", note))
+    return rows
+
+
+def import_seconds(runs: int = 7) -> float:
+    """Median wall time of ``python -c "import fastpuzzle"`` in fresh processes."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "import fastpuzzle"], check=True, cwd=root)
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times))
+
+
+def run(quick: bool = False) -> list[dict]:
+    rows = ratio_rows(quick)
+    t_import = import_seconds(3 if quick else 7)
+    rows.append(row(FAMILY, "python -c 'import fastpuzzle', wall time", t_import, "s",
+                    note="median of fresh processes, interpreter start included"))
     repeats = 3 if quick else 7
     count = 1_000_000 if quick else 10_000_000
     boards = random_boards(count, 4, 4)

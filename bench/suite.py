@@ -30,7 +30,7 @@ def _import_path() -> None:
         sys.path.insert(0, _ROOT)
 
 #: Every family of the project, in the order they run (cheap ones first).
-FAMILIES = ("solvability", "generate", "io", "solver", "constructive", "pdb", "distributed")
+FAMILIES = ("solvability", "generate", "io", "solver", "constructive", "pdb", "distributed", "distances")
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_JSON = os.path.join(BENCH_DIR, "results", "latest.json")
@@ -151,12 +151,10 @@ def run_families(families, quick: bool, log=None) -> dict:
 def write_json(doc: dict, path: str) -> None:
     import json
 
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(doc, f, indent=1, default=_plain)
-        f.write("\n")
-    os.replace(tmp, path)
+    from fastpuzzle.io.write import write_text  # the package's one writer: temp file, rename, links kept
+
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)  # the bench asks for its results folder
+    write_text(path, json.dumps(doc, indent=1, default=_plain) + "\n")
 
 
 def run(args) -> int:

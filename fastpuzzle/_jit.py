@@ -9,16 +9,48 @@ ask the OpenMP runtime to sleep instead of spin (``OMP_WAIT_POLICY=PASSIVE``,
 unless the user set it) and batch functions fall back to their serial kernel
 for small inputs (:data:`PARALLEL_MIN_CELLS`).  Both must happen before the
 threading layer starts, which is why this module sets them at import time.
+
+Start-up: Numba's array-math support, loaded with the first kernel, imports
+``scipy.linalg`` only to learn whether BLAS is there (a few tenths of a second,
+more than loading all of fastpuzzle's cached kernels).  No kernel here uses
+BLAS, so :func:`_skip_blas_probe` loads that module with the probe answered by
+whether SciPy is installed, without importing it; ``np.dot`` in other jitted
+code still imports BLAS when it is compiled.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("KMP_BLOCKTIME", "0")
 
 import numba  # noqa: E402
+
+
+def _skip_blas_probe() -> None:
+    """Import ``numba.np.arraymath`` without its ``scipy.linalg`` probe (see above)."""
+    import sys
+
+    if "numba.np.arraymath" in sys.modules:
+        return
+    try:
+        from numba.np import linalg
+
+        probe = linalg.ensure_blas
+        linalg.ensure_blas = lambda: None
+        try:
+            from numba.np import arraymath
+        finally:
+            linalg.ensure_blas = probe
+        arraymath.ensure_blas = probe
+        arraymath._HAVE_BLAS = importlib.util.find_spec("scipy") is not None
+    except (ImportError, AttributeError):  # another Numba layout: let it probe as usual
+        pass
+
+
+_skip_blas_probe()
 
 #: Options shared by every kernel: compiled code is cached on disk, the GIL is
 #: released so callers may run kernels from their own threads.

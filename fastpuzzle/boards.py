@@ -210,6 +210,9 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
     except (ValueError, TypeError) as error:
         raise ValueError(f"{label} could not be read as an array of boards: {error}") from None
     if arr.dtype == object:
+        # only whole numbers: astype would truncate 1.5 and parse '1'
+        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in arr.flat):
+            raise TypeError(f"{label} must hold integers (0 = blank), got Python objects that are not integers")
         try:
             arr = arr.astype(np.int64)
         except (ValueError, TypeError, OverflowError):

@@ -211,10 +211,20 @@ def from_npy(path, chunks=None) -> "da.Array":
     its own slice, so nothing but the path travels in the graph.  On a
     cluster, every worker must see ``path`` (a shared file system).
     """
+    from .io.npy import read_npy_header, regular_file_size
+    from .io.source import open_input
+
+    if chunks is not None and (isinstance(chunks, bool) or not isinstance(chunks, (int, np.integer))):
+        raise TypeError(f"chunks must be a whole number of boards >= 1 or None, got {chunks!r}")
+    if chunks is not None and chunks < 1:
+        raise ValueError(f"chunks must be >= 1 boards, got {chunks}")
+    f, name, _ = open_input(os.fspath(path))  # the package's one reader checks the header against the file
+    with f:
+        header = read_npy_header(f, name, regular_file_size(f))
+    if header.single:
+        raise ValueError(f"{name}: holds one board (m, n); from_npy reads a batch (B, m, n)")
     path = os.path.abspath(os.fspath(path))
-    data = np.load(path, mmap_mode="r")
-    if data.ndim != 3:
-        raise ValueError(f"{path}: expected boards (B, m, n), found an array of shape {data.shape}")
+    data = np.load(path, mmap_mode="r") if header.shape[0] else np.empty(header.shape, header.dtype)
     count, m, n = data.shape
     per_chunk = chunks or default_chunks(m, n)
     sizes = tuple(min(per_chunk, count - lo) for lo in range(0, count, per_chunk)) or (0,)

@@ -192,7 +192,7 @@ def fill_random(out, goal_flat, m, n, key, first_block, fix):
     return out
 
 
-def random_solvable(m, n, count=None, seed=None, goal=None):
+def random_solvable(m, n, count=None, seed=None, goal=None, distance=None):
     """Boards drawn uniformly from all ``m x n`` boards that can reach ``goal``.
 
     Parameters
@@ -207,6 +207,11 @@ def random_solvable(m, n, count=None, seed=None, goal=None):
         on the batch size.
     goal : array_like (m, n), optional
         Target board (default: tiles in row-major order, blank last).
+    distance : int or (int, int), optional
+        Only boards at exactly this optimal distance from ``goal`` (or with a
+        distance in ``lo .. hi``), uniform among them; see
+        :mod:`fastpuzzle.distances.sample`.  Exact for boards of at most 12
+        cells, by rejection (optimal solves) on 4x4.
 
     Returns
     -------
@@ -244,6 +249,12 @@ def random_solvable(m, n, count=None, seed=None, goal=None):
     B = 1 if count is None else count
     m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
     key = seed_key(seed)
+    if distance is not None:
+        from .distances import sample
+
+        lo, hi = sample.check_distance(distance, m, n)
+        out = sample.random_at_distance(m, n, B, key, goal_flat.reshape(m, n), lo, hi)
+        return out[0] if count is None else out
     out = np.empty((B, m * n), board_dtype(m * n))
     fill_random(out, goal_flat, m, n, key, 0, True)
     out = out.reshape(B, m, n)

@@ -15,7 +15,7 @@ kernel                       computes                               boards
 ``_invariant_bitmask``       parity only, XOR of seen-masks         N <= 64 cells
 ``_invariant_bitmask128``    parity only, two seen-mask registers   N <= 128 cells
 ``_invariant_words``         parity only, a word per 64 values      N <= 4096
-``_invariant_tree``          parity only, a tree of parity words    any size
+``invariant_tree``          parity only, a tree of parity words    any size
 ``_invariant_cycles``        parity only, cycle count of the perm.  any size
 ===========================  =====================================  ==============
 
@@ -25,7 +25,7 @@ blank's cell.  That equals the textbook rule -- width odd: inversions (blank
 skipped); width even: inversions plus the blank's row -- because the blank's
 own inversions are its row-major index ``row * n + col``.  Two boards are
 reachable from each other iff their invariants match.  Batch drivers
-``_batch_*`` run the per-board kernels across threads (``prange`` over fixed
+``batch_*`` run the per-board kernels across threads (``prange`` over fixed
 chunks, each chunk with its own scratch buffers).
 """
 
@@ -174,7 +174,7 @@ def _count_radix(cells, a, b):
     return count
 
 @pjit
-def _count_radix_par(cells, a, b, n_parts):
+def count_radix_par(cells, a, b, n_parts):
     """:func:`_count_radix` for one large board, each level's groups split
     over ``n_parts`` threads."""
     n_tiles, level = _radix_load(cells, a)
@@ -200,13 +200,13 @@ def _count_bitmask(cells):
         w = np.uint64(v)
         if w != 0:
             # earlier tiles greater than v: bits above v in the seen-mask
-            count += _popcount64((seen >> w) >> np.uint64(1))
+            count += popcount64((seen >> w) >> np.uint64(1))
         seen |= np.uint64(1) << w
     return count
 
 
 @jit(inline="always")
-def _popcount64(x):
+def popcount64(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -214,7 +214,7 @@ def _popcount64(x):
 
 
 @jit(inline="always")
-def _parity64(x):
+def parity64(x):
     x ^= x >> np.uint64(32)
     x ^= x >> np.uint64(16)
     x ^= x >> np.uint64(8)
@@ -251,7 +251,7 @@ def _invariant_bitmask(cells, colour):
         v = np.uint64(cells[j])
         acc ^= seen >> v
         seen |= np.uint64(1) << v
-    return _parity64(acc) ^ colour[_blank_index(cells)]
+    return parity64(acc) ^ colour[_blank_index(cells)]
 
 
 @jit
@@ -269,7 +269,7 @@ def _invariant_bitmask128(cells, colour):
         acc ^= hi & ~in_hi  # a value in the low word is below every value in the high word
         hi |= (np.uint64(1) << bit) & in_hi
         lo |= (np.uint64(1) << bit) & ~in_hi
-    return _parity64(acc) ^ colour[_blank_index(cells)]
+    return parity64(acc) ^ colour[_blank_index(cells)]
 
 
 @jit
@@ -293,7 +293,7 @@ def _invariant_words(cells, colour, words):
         words[k] |= np.uint64(1) << bit
         word_parity ^= np.uint64(1) << np.uint64(k)
         blank = max(blank, j * (v == 0))  # stays a cell index even for check=False input
-    return _parity64(acc) ^ colour[blank]
+    return parity64(acc) ^ colour[blank]
 
 
 @jit
@@ -320,7 +320,7 @@ def tree_levels(n_cells):
 
 
 @jit
-def _invariant_tree(cells, colour, words, offsets):
+def invariant_tree(cells, colour, words, offsets):
     """Invariant of a board of any size in O(N log64 N), no branches.
 
     A seen-mask over the values plus, per level up, one parity bit per block
@@ -330,17 +330,29 @@ def _invariant_tree(cells, colour, words, offsets):
     :func:`tree_levels`.  Every index stays inside its level, so even a
     board that is not a permutation (``check=False``) cannot write outside.
     """
+    return invariant_tree_checked(cells, colour, words, offsets)[0]
+
+
+@jit
+def invariant_tree_checked(cells, colour, words, offsets):
+    """:func:`invariant_tree` and whether ``cells`` is a permutation of
+    0..N-1, for the price of one OR per cell: the tree's level 0 is a
+    seen-mask, so a value seen twice (or one past N) shows there."""
     n_levels = offsets.shape[0] - 1
+    n_cells = cells.size
     for w in range(offsets[n_levels]):
         words[w] = 0
     acc = np.uint64(0)
+    clash = np.uint64(0)
     blank = 0
-    for j in range(cells.size):
+    for j in range(n_cells):
         v = np.int64(cells[j])
         blank = max(blank, j * (v == 0))  # stays a cell index even for check=False input
+        clash |= np.uint64(v >= n_cells)
         k = min(offsets[0] + (v >> 6), offsets[1] - 1)
         # level 0: values above v inside v's word (v's own bit is not set yet)
         acc ^= words[k] >> np.uint64(v & 63)
+        clash |= (words[k] >> np.uint64(v & 63)) & np.uint64(1)  # v seen before
         words[k] |= np.uint64(1) << np.uint64(v & 63)
         idx = k - offsets[0]
         for level in range(1, n_levels):
@@ -350,7 +362,20 @@ def _invariant_tree(cells, colour, words, offsets):
             acc ^= (words[k] >> bit) >> np.uint64(1)
             words[k] ^= np.uint64(1) << bit
             idx = k - offsets[level]
-    return _parity64(acc) ^ colour[blank]
+    return parity64(acc) ^ colour[blank], clash == 0
+
+
+@jit
+def batch_invariant_tree_checked(flat, colour, offsets, out):
+    """:func:`invariant_tree_checked` over a batch (serial: meant for few,
+    large boards); returns the first board that is not a permutation, or -1."""
+    words = np.empty(offsets[-1], np.uint64)
+    first_bad = -1
+    for b in range(flat.shape[0]):
+        out[b], ok = invariant_tree_checked(flat[b], colour, words, offsets)
+        if not ok and first_bad < 0:
+            first_bad = b
+    return first_bad
 
 
 @jit
@@ -373,6 +398,10 @@ def _invariant_cycles(cells, colour, stamp_buf, stamp):
             # the modulo keeps a non-permutation (check=False) inside the array
             i = np.int64(cells[i]) % n_cells
     return np.uint8((n_cells - cycles) & 1) ^ colour[blank]
+
+
+#: Old names, kept while other modules move to the public ones.
+_popcount64, _invariant_tree = popcount64, invariant_tree
 
 
 # -- tile order (one-row and one-column boards) --------------------------------
@@ -442,12 +471,12 @@ def _count_range(flat, method, out, lo, hi):
 
 
 @jit
-def _batch_count(flat, method, out):
+def batch_count(flat, method, out):
     _count_range(flat, method, out, 0, flat.shape[0])
 
 
 @pjit
-def _batch_count_par(flat, method, out):
+def batch_count_par(flat, method, out):
     per_chunk, n_chunks = _chunk_bounds(flat.shape[0], flat.shape[1])
     for c in prange(n_chunks):
         _count_range(flat, method, out, c * per_chunk, min((c + 1) * per_chunk, flat.shape[0]))
@@ -469,7 +498,7 @@ def _invariant_range(flat, colour, kind, offsets, out, lo, hi):
     elif kind == PARITY_TREE:
         words = np.empty(offsets[-1], np.uint64)
         for b in range(lo, hi):
-            out[b] = _invariant_tree(flat[b], colour, words, offsets)
+            out[b] = invariant_tree(flat[b], colour, words, offsets)
     else:
         stamps = np.zeros(n_cells, np.uint32)
         for b in range(lo, hi):
@@ -477,24 +506,30 @@ def _invariant_range(flat, colour, kind, offsets, out, lo, hi):
 
 
 @jit
-def _batch_invariant(flat, colour, kind, offsets, out):
+def batch_invariant(flat, colour, kind, offsets, out):
     _invariant_range(flat, colour, kind, offsets, out, 0, flat.shape[0])
 
 
 @pjit
-def _batch_invariant_par(flat, colour, kind, offsets, out):
+def batch_invariant_par(flat, colour, kind, offsets, out):
     per_chunk, n_chunks = _chunk_bounds(flat.shape[0], flat.shape[1])
     for c in prange(n_chunks):
         _invariant_range(flat, colour, kind, offsets, out, c * per_chunk, min((c + 1) * per_chunk, flat.shape[0]))
 
 
 @jit
-def _batch_same_order(flat, reference, out):
+def batch_same_order(flat, reference, out):
     for b in range(flat.shape[0]):
         out[b] = _same_order(flat[b], reference[b % reference.shape[0]])
 
 
 @pjit
-def _batch_same_order_par(flat, reference, out):
+def batch_same_order_par(flat, reference, out):
     for b in prange(flat.shape[0]):
         out[b] = _same_order(flat[b], reference[b % reference.shape[0]])
+
+
+#: Old names, kept while other modules move to the public ones.
+_count_radix_par, _batch_count, _batch_count_par = count_radix_par, batch_count, batch_count_par
+_batch_invariant, _batch_invariant_par = batch_invariant, batch_invariant_par
+_batch_same_order, _batch_same_order_par = batch_same_order, batch_same_order_par

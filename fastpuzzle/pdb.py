@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ __all__ = [
     "load",
     "available",
     "cache_dir",
+    "save_atomic",
     "solve_with_pdb",
     "solve_many_with_pdb",
 ]
@@ -95,6 +97,21 @@ def cache_dir() -> Path:
     """Directory of cached databases: ``$FASTPUZZLE_CACHE`` or ``~/.cache/fastpuzzle``."""
     env = os.environ.get("FASTPUZZLE_CACHE")
     return Path(env) if env else Path.home() / ".cache" / "fastpuzzle"
+
+
+def save_atomic(path, array=None, text=None) -> Path:
+    """Write an ``.npy`` array (or a text) to ``path`` through a temporary file
+    and a rename, so that a reader never sees half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.part{os.getpid()}-{threading.get_ident()}")  # threads may race
+    if text is not None:
+        tmp.write_text(text)
+    else:
+        with open(tmp, "wb") as fh:
+            np.save(fh, np.asarray(array))
+    os.replace(tmp, path)
+    return path
 
 
 # ---------------------------------------------------------------------------
@@ -611,11 +628,7 @@ class PatternDatabase:
     def save(self, directory) -> Path:
         """Write ``meta.json`` and ``tables.npy`` into ``directory``."""
         directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
-        tmp = directory / f"tables.npy.part{os.getpid()}"
-        with open(tmp, "wb") as fh:
-            np.save(fh, np.asarray(self.data))
-        os.replace(tmp, directory / "tables.npy")
+        save_atomic(directory / "tables.npy", self.data)
         meta = dict(
             format=_FORMAT_VERSION,
             name=self.name,
@@ -628,9 +641,7 @@ class PatternDatabase:
             build_peak_bytes=int(self.build_peak_bytes),
             build_cpu_seconds=float(self.build_cpu_seconds),
         )
-        tmp_meta = directory / f"meta.json.part{os.getpid()}"
-        tmp_meta.write_text(json.dumps(meta, indent=1))
-        os.replace(tmp_meta, directory / "meta.json")
+        save_atomic(directory / "meta.json", text=json.dumps(meta, indent=1))
         return directory
 
 

@@ -13,14 +13,22 @@ order.  The parity rule is wrong there and is not used.
 
 from __future__ import annotations
 
+import functools
+
 import numba
 import numpy as np
 
 from . import inversion_kernels as _inv
 from ._jit import use_threads
-from .boards import as_boards, as_goal, cell_colours
+from .boards import as_boards, as_goal, board_dtype, cell_colours, goal_board
+from .lane_kernels import MAX_LANE_CELLS, lane_constants, lane_invariants, lane_invariants_par, lane_words
 
 __all__ = ["inversions", "invariant", "is_solvable", "reachable"]
+
+# Kernels chosen (see docs/solvability.md): boards of at most 64 cells with
+# two sides >= 2 go to the lane kernels (fastpuzzle.lane_kernels), which also
+# validate; larger boards and one-row boards go through as_boards and the
+# per-board kernels of fastpuzzle.inversion_kernels.
 
 _METHODS = {
     "merge": _inv.METHOD_MERGE, "fenwick": _inv.METHOD_FENWICK, "radix": _inv.METHOD_RADIX, "bitmask": _inv.METHOD_BITMASK,
@@ -29,6 +37,13 @@ _METHODS = {
 
 def _flat(batch: np.ndarray) -> np.ndarray:
     return batch.reshape(batch.shape[0], batch.shape[1] * batch.shape[2])
+
+
+@functools.lru_cache(maxsize=64)
+def _colour(m: int, n: int) -> np.ndarray:
+    """:func:`~fastpuzzle.boards.cell_colours`, kept per shape: on one large
+    board building it would cost a tenth of the parity itself."""
+    return cell_colours(m, n)
 
 
 def inversions(boards, method: str = "auto", *, check: bool = True):
@@ -73,21 +88,87 @@ def inversions(boards, method: str = "auto", *, check: bool = True):
         size = _inv.radix_buffer_size(n_cells)
         a, b = np.empty(size, flat.dtype), np.empty(size, flat.dtype)
         for i in range(flat.shape[0]):
-            out[i] = _inv._count_radix_par(flat[i], a, b, 4 * numba.get_num_threads())
+            out[i] = _inv.count_radix_par(flat[i], a, b, 4 * numba.get_num_threads())
         return int(out[0]) if single else out
-    kernel = _inv._batch_count_par if use_threads(flat.size) else _inv._batch_count
+    kernel = _inv.batch_count_par if use_threads(flat.size) else _inv.batch_count
     kernel(flat, _METHODS[method], out)
     return int(out[0]) if single else out
 
 
 _PARITY_METHODS = {
-    "bitmask": _inv.PARITY_BITMASK, "bitmask128": _inv.PARITY_BITMASK128, "words": _inv.PARITY_WORDS, "tree": _inv.PARITY_TREE, "cycles": _inv.PARITY_CYCLES,
+    "lanes": -1, "bitmask": _inv.PARITY_BITMASK, "bitmask128": _inv.PARITY_BITMASK128, "words": _inv.PARITY_WORDS, "tree": _inv.PARITY_TREE, "cycles": _inv.PARITY_CYCLES,
 }
+
+
+#: Boards above this many cells are validated inside the parity tree (one
+#: seen-mask word per 64 values) instead of by a separate pass.
+TREE_CHECKED_MIN_CELLS = 4096
+
+
+def _lane_invariants(batch: np.ndarray) -> tuple[np.ndarray, int]:
+    """Invariants of a uint8 batch of at most 64 cells by the lane kernels,
+    and the first board that is not a permutation (-1 if none)."""
+    m, n = batch.shape[1:]
+    flat = _flat(batch)
+    out = np.empty(batch.shape[0], np.uint8)
+    kernel = lane_invariants_par if use_threads(flat.size) else lane_invariants
+    bad = kernel(flat, lane_words(flat), _colour(m, n), lane_constants(m * n), out)
+    return out, int(bad)
+
+
+def _checked_invariants(boards, check: bool, label: str):
+    """``(invariants, batch, single)`` of boards taken as they are -- an
+    ndarray already in the board dtype, both sides >= 2, of at most 64 cells
+    (lane kernels) or more than ``TREE_CHECKED_MIN_CELLS`` (parity tree) --
+    validating them on the way; ``None`` for any other input (it goes through
+    :func:`as_boards` first).
+
+    Both kernels tell whether every board is a permutation at no extra cost
+    (a seen-mask), so the separate validation pass is skipped; when one is not,
+    :func:`as_boards` runs after all and raises its usual
+    :class:`~fastpuzzle.boards.BoardError` (same message, index, reason).
+    """
+    if not isinstance(boards, np.ndarray) or boards.ndim not in (2, 3):
+        return None
+    m, n = boards.shape[-2:]
+    if m < 2 or n < 2 or (boards.ndim == 3 and boards.shape[0] == 0) or boards.dtype != board_dtype(m * n):
+        return None
+    if MAX_LANE_CELLS < m * n <= TREE_CHECKED_MIN_CELLS:
+        return None
+    batch, single = as_boards(boards, check=False, label=label)  # a view: the dtype is already right
+    if m * n <= MAX_LANE_CELLS:
+        out, bad = _lane_invariants(batch)
+    else:
+        out = np.empty(batch.shape[0], np.uint8)
+        bad = _inv.batch_invariant_tree_checked(_flat(batch), _colour(m, n), _inv.tree_levels(m * n), out)
+    if check and bad >= 0:
+        as_boards(boards, check=True, label=label)
+        raise RuntimeError(f"{label}: board {bad} failed the lane check but passed validation")
+    return out, batch, single
+
+
+@functools.lru_cache(maxsize=64)
+def _default_goal_invariant(m: int, n: int) -> int:
+    return int(_invariant_of(goal_board(m, n)[None])[0])
+
+
+def _goal_invariant(goal, m: int, n: int, check: bool) -> int:
+    """Invariant of ``goal`` (the default goal's is computed once per shape:
+    on a large board it would cost as much as the board itself)."""
+    if goal is None:
+        return _default_goal_invariant(m, n)
+    return int(_invariant_of(as_goal(goal, m, n, check=check)[None])[0])
 
 
 def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
     m, n = batch.shape[1:]
     n_cells = m * n
+    if method == "auto" and n_cells <= MAX_LANE_CELLS and batch.dtype == np.uint8:
+        method = "lanes"
+    if method == "lanes":
+        if n_cells > MAX_LANE_CELLS:
+            raise ValueError(f"method 'lanes' handles boards of at most {MAX_LANE_CELLS} cells, got {n_cells}")
+        return _lane_invariants(np.ascontiguousarray(batch, np.uint8))[0]
     if method == "auto":
         method = ("bitmask" if n_cells <= 64 else "bitmask128" if n_cells <= 128
                   else "words" if n_cells <= 4096 else "tree")
@@ -99,8 +180,8 @@ def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
         raise ValueError(f"method 'words' handles boards of at most 4096 cells, got {n_cells}")
     flat = _flat(batch)
     out = np.empty(batch.shape[0], np.uint8)
-    kernel = _inv._batch_invariant_par if use_threads(flat.size) else _inv._batch_invariant
-    kernel(flat, cell_colours(m, n), _PARITY_METHODS[method], _inv.tree_levels(n_cells), out)
+    kernel = _inv.batch_invariant_par if use_threads(flat.size) else _inv.batch_invariant
+    kernel(flat, _colour(m, n), _PARITY_METHODS[method], _inv.tree_levels(n_cells), out)
     return out
 
 
@@ -114,13 +195,15 @@ def invariant(boards, method: str = "auto", *, check: bool = True):
     Parameters
     ----------
     boards : array_like, shape (m, n) or (B, m, n)
-    method : {"auto", "bitmask", "bitmask128", "words", "tree", "cycles"}
-        ``"bitmask"``: XOR of seen-masks, boards of at most 64 cells;
+    method : {"auto", "lanes", "bitmask", "bitmask128", "words", "tree", "cycles"}
+        ``"lanes"``: XOR of seen-masks across a block of boards at once
+        (:mod:`fastpuzzle.lane_kernels`), boards of at most 64 cells;
+        ``"bitmask"``: XOR of seen-masks, one board at a time, at most 64 cells;
         ``"bitmask128"``: the same in two registers, at most 128 cells;
         ``"words"``: a seen-mask of words plus their parities, at most 4096 cells;
         ``"tree"``: a tree of parity words, O(N log64 N) without branches;
         ``"cycles"``: cycle count of the permutation, O(N), memory-latency
-        bound; ``"auto"``: the first of bitmask, bitmask128, words, tree that applies.
+        bound; ``"auto"``: the first of lanes, bitmask128, words, tree that applies.
     check : bool
         Validate the boards first.
 
@@ -130,7 +213,13 @@ def invariant(boards, method: str = "auto", *, check: bool = True):
     (0, 1)
     """
     if method != "auto" and method not in _PARITY_METHODS:
-        raise ValueError(f"unknown method {method!r}; choose 'auto', 'bitmask', 'bitmask128', 'words', 'tree' or 'cycles'")
+        raise ValueError(
+            f"unknown method {method!r}; choose 'auto', 'lanes', 'bitmask', 'bitmask128', 'words', 'tree' or 'cycles'"
+        )
+    fast = _checked_invariants(boards, check, "boards") if method == "auto" else None
+    if fast is not None:
+        out, _, single = fast
+        return int(out[0]) if single else out
     batch, single = as_boards(boards, check=check)
     m, n = batch.shape[1:]
     if m == 1 or n == 1:
@@ -148,7 +237,7 @@ def _reachable_batches(batch: np.ndarray, reference: np.ndarray) -> np.ndarray:
     m, n = batch.shape[1:]
     if m == 1 or n == 1:
         out = np.empty(batch.shape[0], np.bool_)
-        kernel = _inv._batch_same_order_par if use_threads(batch[0].size * batch.shape[0]) else _inv._batch_same_order
+        kernel = _inv.batch_same_order_par if use_threads(batch[0].size * batch.shape[0]) else _inv.batch_same_order
         kernel(_flat(batch), _flat(reference), out)
         return out
     return _invariant_of(batch) == _invariant_of(reference)
@@ -177,6 +266,12 @@ def is_solvable(boards, goal=None, *, check: bool = True):
     >>> is_solvable([[12, 1, 10, 2], [7, 11, 4, 14], [5, 0, 9, 15], [8, 13, 6, 3]])
     True
     """
+    fast = _checked_invariants(boards, check, "boards")
+    if fast is not None:
+        invariants, batch, single = fast
+        m, n = batch.shape[1:]
+        out = invariants == _goal_invariant(goal, m, n, check)
+        return bool(out[0]) if single else out
     batch, single = as_boards(boards, check=check)
     m, n = batch.shape[1:]
     target = as_goal(goal, m, n, check=check)
@@ -205,8 +300,10 @@ def reachable(a, b, *, check: bool = True):
     >>> reachable([[1, 2, 0]], [[2, 0, 1]])
     False
     """
-    batch_a, single_a = as_boards(a, check=check, label="a")
-    batch_b, single_b = as_boards(b, check=check, label="b")
+    fast_a = _checked_invariants(a, check, "a")
+    batch_a, single_a = fast_a[1:] if fast_a is not None else as_boards(a, check=check, label="a")
+    fast_b = _checked_invariants(b, check, "b")
+    batch_b, single_b = fast_b[1:] if fast_b is not None else as_boards(b, check=check, label="b")
     if batch_a.shape[1:] != batch_b.shape[1:]:
         raise ValueError(
             f"a and b hold boards of different shapes: {batch_a.shape[1]}x{batch_a.shape[2]} "
@@ -220,5 +317,8 @@ def reachable(a, b, *, check: bool = True):
                 f"a holds {batch_a.shape[0]} boards and b holds {batch_b.shape[0]}; "
                 "b must be one board or a batch of the same length"
             )
-    out = _reachable_batches(batch_a, batch_b)
+    if fast_a is not None and fast_b is not None:  # invariants already known: compare them
+        out = fast_a[0] == fast_b[0]  # one side may hold a single board: it broadcasts
+    else:
+        out = _reachable_batches(batch_a, batch_b)
     return bool(out[0]) if single_a else out

@@ -419,3 +419,22 @@ def partial_rank(cells, n_cells):
         rank = rank * (n_cells - i) + digit
         used.append(c)
     return rank
+
+
+# ---------------------------------------------------------------- whole-space distance tables
+
+
+def depth_table(m, n, goal_cells=None):
+    """Breadth-first search from the goal over every board that reaches it.
+
+    Returns ``(counts, antipodes, depth_of)``: boards per depth, the sorted
+    flat tuples at the largest depth, and a dict board tuple -> depth.
+    """
+    start = tuple(goal_cells) if goal_cells is not None else tuple(list(range(1, m * n)) + [0])
+    depth_of = bfs_distances(start, m, n)
+    radius = max(depth_of.values())
+    counts = [0] * (radius + 1)
+    for d in depth_of.values():
+        counts[d] += 1
+    antipodes = sorted(s for s, d in depth_of.items() if d == radius)
+    return counts, antipodes, depth_of

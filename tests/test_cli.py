@@ -122,7 +122,8 @@ def test_reach_judge(rng):
     for n in [2, 3, 4, 5, 1, 7, 8, 3, 2, 6]:
         parts.append(f"{n}\n")
         for _ in range(2):
-            parts.append(format_boards(rng.permutation(n * n).reshape(1, n, n), "grids").decode())
+            grid = rng.permutation(n * n).reshape(n, n)
+            parts.append("".join(" ".join(map(str, row)) + "\n" for row in grid))
     text = "".join(parts)
     p = cli("reach", "--judge", stdin=text.encode())
     assert p.returncode == 0, p.stderr
@@ -174,28 +175,30 @@ def test_generate_to_stdout_with_progress_bar():
     assert b"generate" in p.stderr and b"50" in p.stderr  # the tqdm bar went to stderr
 
 
-def test_optional_subcommands_register_themselves(monkeypatch, capsys):
-    """A module fastpuzzle.cli_solve with add_parser/run becomes `fastpuzzle solve`."""
-    import types
+def test_every_subcommand_is_a_module_of_the_cli_package():
+    """One module per subcommand, each registering itself; no optional guard."""
+    import importlib
 
     from fastpuzzle import cli as cli_module
 
-    calls = []
-    fake = types.ModuleType("fastpuzzle.cli_solve")
+    parser = cli_module.build_parser()
+    names = parser._subparsers._group_actions[0].choices
+    assert set(names) == set(cli_module.SUBCOMMANDS)
+    for name in cli_module.SUBCOMMANDS:
+        module = importlib.import_module(f"fastpuzzle.cli.{name}")
+        assert callable(module.add_parser) and callable(module.run)
 
-    def add_parser(subparsers):
-        p = subparsers.add_parser("solve", help="solve boards")
-        p.add_argument("file")
 
-    def run(args):
-        calls.append(args.file)
-        return 0
-
-    fake.add_parser, fake.run = add_parser, run
-    monkeypatch.setitem(sys.modules, "fastpuzzle.cli_solve", fake)
-    assert cli_module.main(["solve", "boards.txt"]) == 0
-    assert calls == ["boards.txt"]
-    monkeypatch.setitem(sys.modules, "fastpuzzle.cli_solve", None)  # as if the module were absent
-    with pytest.raises(SystemExit):
-        cli_module.main(["solve", "boards.txt"])  # not registered without the module
-    assert "invalid choice" in capsys.readouterr().err
+def test_building_the_parser_loads_no_kernel_solver_or_dask():
+    """Start-up: the CLI's own modules import the standard library only until a subcommand runs."""
+    code = (
+        "import sys, fastpuzzle; before = set(sys.modules); "
+        "from fastpuzzle.cli import build_parser; build_parser(); "
+        "print(' '.join(sorted(set(sys.modules) - before)))"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    added = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
+                           timeout=120, check=True).stdout.split()
+    heavy = ("numba", "numpy", "tqdm", "dask", "fastpuzzle.search", "fastpuzzle.pdb", "fastpuzzle.generate",
+             "fastpuzzle.solvability", "fastpuzzle.io.read", "fastpuzzle.io.text")
+    assert [m for m in added if m.startswith(heavy)] == []

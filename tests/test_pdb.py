@@ -329,7 +329,7 @@ def test_15_puzzle_with_555(rng):
 
 
 def test_cli(tmp_path, capsys, bfs3):
-    from fastpuzzle.cli_pdb import main
+    from fastpuzzle.cli import main
 
     assert main(["pdb", "build", "4-4", "--no-progress"]) == 0
     assert "4-4: 3x3" in capsys.readouterr().out
@@ -337,17 +337,21 @@ def test_cli(tmp_path, capsys, bfs3):
     out = capsys.readouterr().out
     assert "4-4" in out and "cached" in out and "7-8" in out
     f = tmp_path / "boards.txt"
-    f.write_text("# two boards\n8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 0 7 8 2\n")
+    f.write_text("# two boards\n8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 0 7 8\n")
     assert main(["pdb", "solve", str(f)]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert [int(line.split("\t")[0]) for line in lines] == [bfs3[(8, 6, 7, 2, 5, 4, 3, 0, 1)], 2]
+    assert [int(line.split()[0]) for line in lines] == [bfs3[(8, 6, 7, 2, 5, 4, 3, 0, 1)], 2]
+    assert main(["solve", str(f), "--heuristic", "pdb"]) == 0  # pdb solve is this alias: the same output
+    again = capsys.readouterr().out.strip().splitlines()
+    columns = [0, 1, 2, 4]  # all but the seconds
+    assert [[a.split()[i] for i in columns] for a in again] == [[b.split()[i] for i in columns] for b in lines]
     f.write_text("1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 8 7 0\n")
     assert main(["pdb", "solve", str(f)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "boards.txt:2:" in err and "unsolvable" in err
+    assert err.count("\n") == 1 and "boards.txt: line 2: board 1" in err and "unsolvable" in err
     f.write_text("1 2 3 4 5\n")
     assert main(["pdb", "solve", str(f)]) == 2
-    assert "boards.txt:1:" in capsys.readouterr().err
+    assert "boards.txt: line 1:" in capsys.readouterr().err
     assert main(["pdb", "build", "9-9"]) == 2
     assert "unknown pattern database" in capsys.readouterr().err
 

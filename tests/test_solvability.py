@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import fastpuzzle as fp
 from fastpuzzle import inversion_kernels as inv_kernels
+from fastpuzzle import lane_kernels
 from fastpuzzle import solvability as sv
 
 from . import naive
@@ -76,9 +77,9 @@ def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
         levels = inv_kernels.tree_levels(m * n)
         for kind in kinds:
             out = np.empty(count, np.uint8)
-            inv_kernels._batch_invariant(flat, colour, kind, levels, out)
+            inv_kernels.batch_invariant(flat, colour, kind, levels, out)
             out_par = np.empty(count, np.uint8)
-            inv_kernels._batch_invariant_par(flat, colour, kind, levels, out_par)
+            inv_kernels.batch_invariant_par(flat, colour, kind, levels, out_par)
             assert out.tolist() == out_par.tolist()
             results.append(out.tolist())
         assert all(r == results[0] for r in results)
@@ -93,8 +94,8 @@ def test_parallel_and_serial_drivers_agree(rng):
     for method in (0, 1, 2, 3):
         a = np.empty(5000, np.int64)
         b = np.empty(5000, np.int64)
-        inv_kernels._batch_count(boards, method, a)
-        inv_kernels._batch_count_par(boards, method, b)
+        inv_kernels.batch_count(boards, method, a)
+        inv_kernels.batch_count_par(boards, method, b)
         assert (a == b).all()
 
 
@@ -166,7 +167,7 @@ def test_radix_within_one_board_across_threads(rng):
         a, b = np.empty(buf, cells.dtype), np.empty(buf, cells.dtype)
         expected = blocked_inversions(cells) if size < 5000 else fp.inversions(cells[None], method="merge")
         for parts in (1, 2, 7):
-            assert inv_kernels._count_radix_par(cells, a, b, parts) == expected
+            assert inv_kernels.count_radix_par(cells, a, b, parts) == expected
 
 
 def test_counts_exceed_int32():
@@ -393,3 +394,134 @@ def test_check_false_on_garbage_never_crashes(rng, m, n):
 def test_empty_batch():
     assert fp.is_solvable(np.zeros((0, 3, 3), np.uint8)).shape == (0,)
     assert fp.inversions(np.zeros((0, 3, 3), np.uint8)).shape == (0,)
+
+
+# -- lane kernels (boards of at most 64 cells, across boards) --------------------
+
+LANE_SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 8), (4, 4), (3, 5), (5, 5), (4, 8), (2, 16), (5, 6),
+               (6, 6), (7, 7), (8, 8), (4, 16)]
+
+
+@pytest.mark.parametrize("m,n", LANE_SHAPES)
+def test_lane_kernels_match_reference(rng, m, n):
+    # more boards than a block, and a ragged last block
+    count = 2 * lane_kernels.LANE_BLOCK + 37
+    boards = random_boards(rng, m, n, count).astype(np.uint8)
+    expected = [naive.invariant(b) for b in boards]
+    flat = boards.reshape(count, m * n)
+    for kernel in (lane_kernels.lane_invariants, lane_kernels.lane_invariants_par):
+        out = np.empty(count, np.uint8)
+        assert kernel(flat, lane_kernels.lane_words(flat), fp.boards.cell_colours(m, n), lane_kernels.lane_constants(m * n), out) == -1
+        assert out.tolist() == expected
+    assert fp.invariant(boards).tolist() == expected
+    assert fp.invariant(boards, method="lanes").tolist() == expected
+    assert fp.invariant(boards.astype(np.int64), method="bitmask").tolist() == expected
+
+
+@pytest.mark.parametrize("m,n", LANE_SHAPES)
+def test_lane_path_with_custom_goal(rng, m, n):
+    boards = random_boards(rng, m, n, 300).astype(np.uint8)
+    goal = random_boards(rng, m, n, 1)[0]
+    got = fp.is_solvable(boards, goal)
+    assert got.tolist() == [naive.reachable(b, goal) for b in boards]
+    assert fp.is_solvable(boards[7], goal) == naive.reachable(boards[7], goal)
+    assert fp.reachable(boards, goal.astype(np.uint8)).tolist() == got.tolist()
+    assert fp.reachable(goal.astype(np.uint8), boards).tolist() == got.tolist()
+    others = random_boards(rng, m, n, 300).astype(np.uint8)
+    assert fp.reachable(boards, others).tolist() == [naive.reachable(a, b) for a, b in zip(boards, others)]
+
+
+@pytest.mark.parametrize("m,n", [(3, 3), (4, 4), (5, 5), (8, 8), (2, 3)])
+@pytest.mark.parametrize("how", ["duplicate", "out of range", "no blank"])
+def test_lane_validation_raises_the_usual_error(rng, m, n, how):
+    count = 3 * lane_kernels.LANE_BLOCK
+    boards = random_boards(rng, m, n, count).astype(np.uint8)
+    bad = int(rng.integers(count))
+    if how == "duplicate":
+        boards[bad].flat[0] = boards[bad].flat[1]
+    elif how == "out of range":
+        boards[bad].flat[int(rng.integers(m * n))] = m * n + int(rng.integers(0, 200))
+    else:
+        boards[bad][boards[bad] == 0] = 1
+    with pytest.raises(fp.boards.BoardError) as from_lanes:
+        fp.is_solvable(boards)
+    with pytest.raises(fp.boards.BoardError) as from_gate:
+        fp.as_boards(boards)
+    assert (from_lanes.value.index, from_lanes.value.reason) == (from_gate.value.index, from_gate.value.reason)
+    assert from_lanes.value.index == bad
+    assert str(from_lanes.value) == str(from_gate.value)
+    with pytest.raises(fp.boards.BoardError, match=f"board {bad} "):
+        fp.invariant(boards)
+    with pytest.raises(fp.boards.BoardError, match=f"^b: board {bad} "):
+        fp.reachable(boards[:1].repeat(count, 0), boards)
+    with pytest.raises(fp.boards.BoardError, match="^boards: board "):
+        fp.is_solvable(boards[bad])  # single board: no index
+    # unchecked: an answer for every board, the valid ones still right
+    got = fp.is_solvable(boards, check=False)
+    assert got.shape == (count,)
+    keep = np.arange(count) != bad
+    goal_inv = naive.invariant(naive.goal(m, n))
+    assert got[keep].tolist() == [naive.invariant(b) == goal_inv for b in boards[keep]]
+
+
+@pytest.mark.parametrize("m,n", [(2, 2), (3, 3), (4, 4), (5, 5), (8, 8)])
+def test_lane_kernels_stay_in_bounds_on_garbage(rng, m, n):
+    # valid boards, then any bytes at all, unchecked: some answer per board,
+    # nothing read or written outside, and the first bad board found
+    valid = random_boards(rng, m, n, 600).astype(np.uint8)
+    garbage = rng.integers(0, 256, (700, m, n)).astype(np.uint8)
+    boards = np.concatenate([valid, garbage])
+    out = fp.is_solvable(boards, check=False)
+    assert out.shape == (1300,) and out.dtype == np.bool_
+    flat = boards.reshape(1300, m * n)
+    inv = np.empty(1300, np.uint8)
+    first_bad = lane_kernels.lane_invariants(flat, lane_kernels.lane_words(flat), fp.boards.cell_colours(m, n), lane_kernels.lane_constants(m * n), inv)
+    assert set(inv.tolist()) <= {0, 1}
+    expected = next(i for i, b in enumerate(flat.tolist()) if sorted(b) != list(range(m * n)))
+    assert first_bad == expected
+
+
+def test_lane_constants_reject_sizes():
+    with pytest.raises(ValueError, match="2..64 cells"):
+        lane_kernels.lane_constants(65)
+    with pytest.raises(ValueError, match="at most 64 cells"):
+        fp.invariant(np.zeros((1, 9, 9), np.uint8), method="lanes", check=False)
+
+
+# -- large boards: validation inside the parity tree ----------------------------
+
+
+@pytest.mark.parametrize("m,n", [(65, 65), (70, 61)])
+def test_checked_tree_matches_reference_and_validates(rng, m, n):
+    assert m * n > sv.TREE_CHECKED_MIN_CELLS
+    boards = random_boards(rng, m, n, 3).astype(fp.board_dtype(m * n))
+    expected = [naive.invariant(b) for b in boards[:1]] + fp.invariant(boards[1:], method="cycles").tolist()
+    assert fp.invariant(boards).tolist() == expected
+    goal = random_boards(rng, m, n, 1)[0].astype(boards.dtype)
+    assert fp.is_solvable(boards, goal).tolist() == [e == naive.invariant(goal) for e in expected]
+    assert fp.is_solvable(boards[0]) == (expected[0] == naive.invariant(naive.goal(m, n)))
+    for how in ("duplicate", "out of range"):
+        bad = boards.copy()
+        if how == "duplicate":
+            bad[2].flat[5] = bad[2].flat[9]
+        else:
+            bad[2].flat[7] = m * n + 3
+        with pytest.raises(fp.boards.BoardError) as from_tree:
+            fp.is_solvable(bad)
+        with pytest.raises(fp.boards.BoardError) as from_gate:
+            fp.as_boards(bad)
+        assert str(from_tree.value) == str(from_gate.value) and from_tree.value.index == 2
+        assert fp.is_solvable(bad, check=False).shape == (3,)  # unchecked: an answer, in bounds
+
+
+def test_tree_checked_kernel_flags_non_permutations(rng):
+    n_cells = 5000
+    offsets = inv_kernels.tree_levels(n_cells)
+    colour = np.zeros(n_cells, np.uint8)
+    words = np.empty(offsets[-1], np.uint64)
+    cells = rng.permutation(n_cells).astype(np.uint16)
+    assert inv_kernels.invariant_tree_checked(cells, colour, words, offsets)[1]
+    cells[10] = cells[11]
+    assert not inv_kernels.invariant_tree_checked(cells, colour, words, offsets)[1]
+    cells[10] = 60000
+    assert not inv_kernels.invariant_tree_checked(cells, colour, words, offsets)[1]

@@ -10,14 +10,14 @@ from __future__ import annotations
 import importlib.util
 import os
 
-from .cli import CLIError
+from .common import CLIError
 
 _SUITE = None
 
 
 def find_bench_dir() -> str | None:
     """The checkout's ``bench/`` directory (beside the package, or under the current directory)."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     for root in (here, os.getcwd()):
         if os.path.exists(os.path.join(root, "bench", "suite.py")):
             return os.path.join(root, "bench")
@@ -39,6 +39,7 @@ def _load_suite():
 
 
 def add_parser(subparsers) -> None:
+    """Register ``bench`` (its options come from the checkout's ``bench/suite.py``)."""
     p = subparsers.add_parser(
         "bench",
         help="run the benchmark families and print one table (needs the source tree)",
@@ -54,9 +55,11 @@ def add_parser(subparsers) -> None:
         p.add_argument("--list", action="store_true")
         for opt in ("--only", "--skip", "--json"):
             p.add_argument(opt)
+    p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    """Run ``bench``."""
     suite = _load_suite()
     if suite is None:
         raise CLIError(

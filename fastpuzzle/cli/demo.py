@@ -1,0 +1,72 @@
+"""``fastpuzzle demo``: a short report on built-in data -- generate, check, judge, solve."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from .common import CLIError, positive_arg, seed_arg, shape_arg
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers):
+    """Register ``demo``."""
+    d = subparsers.add_parser(
+        "demo",
+        help="a short report on built-in data: generate, check, judge, solve (a few seconds)",
+        description="Generate random solvable boards and random permutations, check them all, answer a "
+        "judge case and solve a few boards; print throughput and the share solvable.",
+    )
+    d.add_argument("--count", type=positive_arg, default=1_000_000, help="boards of each kind (default 1,000,000)")
+    d.add_argument("--shape", type=shape_arg, default=(4, 4), help="board shape (default 4x4)")
+    d.add_argument("--seed", type=seed_arg, default=2024, help="seed (default 2024)")
+    d.set_defaults(run=run)
+
+
+def _timed(fn, *a, **k):
+    t = time.perf_counter()
+    r = fn(*a, **k)
+    return r, time.perf_counter() - t
+
+
+def run(args) -> int:
+    """Run ``demo``."""
+    import numba
+
+    from ..generate import random_permutations, random_solvable
+    from ..io.errors import check_allocation
+    from ..io.judge import judge
+    from ..io.write import format_boards
+    from ..solvability import is_solvable
+    from .solve import demo_lines
+
+    (m, n), count, seed = args.shape, args.count, args.seed
+    check_allocation(2 * count * m * n * 8, f"{count:,} {m}x{n} boards of each kind", "--count")
+    print(f"fastpuzzle demo: {count:,} {m}x{n} boards, {numba.get_num_threads()} threads on {os.cpu_count()} CPUs")
+    # warm the compiled kernels (loaded from the on-disk cache after the first run)
+    is_solvable(random_solvable(m, n, count=64, seed=0))
+    is_solvable(random_permutations(m, n, count=64, seed=0))
+    good, t_gen = _timed(random_solvable, m, n, count, seed)
+    perms, t_perm = _timed(random_permutations, m, n, count, seed + 1)
+    ok_good, t_chk1 = _timed(is_solvable, good)
+    ok_perm, t_chk2 = _timed(is_solvable, perms)
+    t_chk = t_chk1 + t_chk2
+
+    def rate(k, s):
+        return f"{k / s / 1e6:8.1f} M boards/s" if s > 0 else "      -"
+
+    print(f"  generate {count:>11,} solvable boards      {t_gen:7.3f} s  {rate(count, t_gen)}")
+    print(f"  generate {count:>11,} random permutations  {t_perm:7.3f} s  {rate(count, t_perm)}")
+    print(f"  check    {2 * count:>11,} boards (validated)   {t_chk:7.3f} s  {rate(2 * count, t_chk)}")
+    print(f"  share solvable: generated {100 * ok_good.mean():.3f}%, random permutations {100 * ok_perm.mean():.3f}%")
+    if not ok_good.all():
+        raise CLIError("internal error: a generated board is not solvable")
+    # the judge problem on one case of 499x499 boards (the largest it allows)
+    big = random_permutations(499, 499, count=2, seed=seed)
+    text = b"499\n" + format_boards(big, "grids")
+    answer, t_judge = _timed(judge, text)
+    print(f"  judge    1 case of two 499x499 grids      {t_judge:7.3f} s  ({len(text) / 1e6:.1f} MB of text) -> {answer[0]}")
+    for line in demo_lines(good, seed=seed):
+        print(f"  {line}")
+    return 0

@@ -1,0 +1,112 @@
+"""``fastpuzzle generate``: random boards that can reach the goal (or scrambles, or permutations) to a file."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from .common import CLIError, count_arg, dask_module, load_board_arg, one_board, output_arg, progress_bar, \
+    seed_arg, shape_arg, want_progress
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers):
+    """Register ``generate``."""
+    g = subparsers.add_parser(
+        "generate",
+        help="write random boards that can reach the goal (or scrambles) to a file",
+        description="Random boards drawn uniformly from those that can reach the goal, or random walks "
+        "from it (--scramble K). The same --seed gives the same file on any machine and thread count.",
+    )
+    g.add_argument("--shape", type=shape_arg, required=True, help="board shape MxN, e.g. 4x4")
+    g.add_argument("--count", type=count_arg, required=True, help="number of boards")
+    g.add_argument("--seed", type=seed_arg, default=None, help="seed (default: fresh randomness)")
+    g.add_argument("--scramble", type=count_arg, metavar="K", help="random walks of K moves from the goal instead")
+    g.add_argument("--permutations", action="store_true", help="plain random permutations (about half unsolvable)")
+    g.add_argument("--goal", metavar="FILE", help="goal board (default: 1..mn-1 row-major, blank last)")
+    g.add_argument("--out", required=True, type=output_arg, metavar="FILE",
+                   help="output: .npy, or text ('-' for standard output)")
+    g.add_argument("--format", choices=["npy", "lines", "grids"], help="output format (default: from the name)")
+    g.add_argument("--progress", action="store_true", help="always show the progress bar")
+    g.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    g.add_argument("--dask", action="store_true", help="run the chunks as Dask tasks on local threads (needs the dask extra)")
+    g.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (tcp://host:port)")
+    g.set_defaults(run=run)
+
+
+def _check_sizes(args, m, n, itemsize, fmt):
+    """Refuse, before any allocation, a board too large for memory or a file too large for its disk."""
+    from ..io.errors import check_allocation
+
+    # the generator holds a chunk of boards and the goal, in a few int64 working copies
+    check_allocation(m * n * 8 * 3, f"one {m}x{n} board's working arrays", f"--shape {m}x{n}")
+    if args.out == "-":
+        return
+    per_cell = itemsize if fmt == "npy" else len(str(m * n - 1)) + 1
+    need = args.count * m * n * per_cell
+    directory = os.path.dirname(os.path.abspath(os.path.realpath(args.out))) or "."
+    try:
+        stats = os.statvfs(directory)
+    except OSError:
+        return  # the writer names the missing directory
+    free = stats.f_bavail * stats.f_frsize
+    if os.path.isfile(args.out):
+        free += os.path.getsize(args.out)
+    if need > free:
+        raise CLIError(f"{args.out}: {args.count:,} {m}x{n} boards need about {need:,} bytes, "
+                       f"more than the {free:,} bytes free on its disk")
+
+
+def run(args) -> int:
+    """Run ``generate``."""
+    from ..boards import board_dtype
+    from ..io.npy import is_npy_name
+    from ..io.write import writer_for
+
+    m, n = args.shape
+    if args.scramble is not None and args.permutations:
+        raise CLIError("--scramble and --permutations exclude each other")
+    if (args.dask or args.scheduler) and args.scramble is not None:
+        raise CLIError("--dask/--scheduler make random boards; --scramble runs locally")
+    fmt = args.format or ("npy" if is_npy_name(args.out) else "lines")
+    if args.out == "-" and fmt == "npy":
+        raise CLIError("writing .npy to standard output is not supported; give --out FILE.npy or --format lines")
+    dtype = board_dtype(m * n)
+    _check_sizes(args, m, n, dtype.itemsize, fmt)
+    goal = None
+    if args.goal is not None:
+        boards, _, goal_name = load_board_arg(args.goal, (m, n), "--goal")
+        goal = one_board(boards, goal_name, (m, n))
+    count = args.count
+    bar = progress_bar(count, "generate", want_progress(args, count * m * n + count * (args.scramble or 0)))
+    started = time.perf_counter()
+    try:
+        with writer_for(args.out, (count, m, n), dtype, fmt) as writer:
+            for chunk in _chunks(args, m, n, goal) if count else ():
+                writer.write(chunk)
+                bar.update(chunk.shape[0])
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - started
+    what = f"scrambled ({args.scramble} moves)" if args.scramble is not None else (
+        "random (unchecked)" if args.permutations else "random solvable")
+    if args.out != "-" or not sys.stdout.isatty():
+        print(f"wrote {count} {what} {m}x{n} boards to {args.out} in {seconds:.2f} s "
+              f"({count / seconds if seconds > 0 else 0:,.0f} boards/s)", file=sys.stderr)
+    return 0
+
+
+def _chunks(args, m, n, goal):
+    kind = "permutations" if args.permutations else "solvable"
+    if args.dask or args.scheduler:
+        distributed = dask_module()
+        lazy = distributed.random_solvable(m, n, args.count, seed=args.seed, goal=goal, solvable=kind == "solvable")
+        for _, chunk in distributed.iter_blocks(lazy, scheduler=args.scheduler or "threads"):
+            yield chunk
+        return
+    from ..generate import generate_chunks
+
+    for _, chunk in generate_chunks(m, n, args.count, seed=args.seed, goal=goal, scramble_moves=args.scramble, kind=kind):
+        yield chunk

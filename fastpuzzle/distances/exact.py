@@ -1,0 +1,106 @@
+"""``distance``: exact optimal distances of any batch of boards.
+
+Boards of at most :data:`~fastpuzzle.distances.table.MAX_TABLE_CELLS` cells
+are looked up in the distance table (built on first use; the 12-cell tables
+take about a minute once, then load from the cache).  Larger boards are
+solved optimally by IDA*: with pattern databases on 4x4 and 5x5 when the
+goal's blank is in a corner (``solve_many(heuristic="pdb")``), else with the
+linear-conflict heuristic, under the usual per-board budgets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..boards import as_boards, as_goal
+from ..search.solve import solve_many
+from .table import MAX_TABLE_CELLS, distance_table
+
+__all__ = ["distance", "DistanceBudgetError"]
+
+#: Shapes solved with pattern databases (named databases exist for them).
+PDB_SHAPES = ((3, 3), (4, 4), (5, 5))
+
+
+class DistanceBudgetError(RuntimeError):
+    """Some boards were not solved within the budget.
+
+    Attributes
+    ----------
+    stopped : ndarray of int64
+        Indices of the boards whose search hit ``max_nodes`` or ``time_limit``.
+    distances : ndarray of int64
+        Distances of the whole batch, -1 at the stopped boards.
+    """
+
+    def __init__(self, stopped, distances):
+        self.stopped = np.asarray(stopped, np.int64)
+        self.distances = np.asarray(distances, np.int64)
+        shown = ", ".join(str(int(i)) for i in self.stopped[:10])
+        more = "" if self.stopped.size <= 10 else f" and {self.stopped.size - 10} more"
+        super().__init__(
+            f"{self.stopped.size} of {self.distances.size} boards were not solved within the budget "
+            f"(boards {shown}{more}); raise max_nodes/time_limit, or pass stopped='mark' to get -1 for them"
+        )
+
+    def __reduce__(self):
+        return (type(self), (self.stopped, self.distances))
+
+
+def distance(boards, goal=None, max_nodes=None, time_limit=None, *, stopped="raise", table=None):
+    """Exact optimal distance (fewest moves) from each board to ``goal``.
+
+    Parameters
+    ----------
+    boards : array_like, shape (m, n) or (B, m, n)
+        Boards that can reach the goal.
+    goal : array_like (m, n), optional
+        Default: tiles row-major, blank last.
+    max_nodes, time_limit : optional
+        Budget of each board's search (boards of more than 12 cells).
+    stopped : {"raise", "mark"}
+        What to do when a search hits its budget: raise
+        :class:`DistanceBudgetError` (it carries the indices and the other
+        distances), or return -1 for those boards.
+    table : bool, optional
+        Force (True) or forbid (False) the table; default: the table for
+        boards of at most 12 cells.
+
+    Returns
+    -------
+    int or ndarray of int64 ``(B,)``
+
+    Raises
+    ------
+    ValueError
+        Malformed boards or goal, or a board that cannot reach the goal.
+
+    Examples
+    --------
+    >>> distance([[8, 6, 7], [2, 5, 4], [3, 0, 1]])
+    31
+    >>> distance([[[1, 2, 3], [4, 5, 6], [7, 0, 8]], [[1, 2, 3], [4, 5, 6], [7, 8, 0]]]).tolist()
+    [1, 0]
+    """
+    if stopped not in ("raise", "mark"):
+        raise ValueError(f"stopped must be 'raise' or 'mark', got {stopped!r}")
+    if table is not None and not isinstance(table, bool):
+        raise TypeError(f"table must be True, False or None, got {table!r}")
+    batch, single = as_boards(boards, label="boards")
+    B, m, n = batch.shape
+    target = as_goal(goal, m, n)
+    use_table = m * n <= MAX_TABLE_CELLS if table is None else table
+    if use_table:
+        if m * n > MAX_TABLE_CELLS:
+            raise ValueError(f"table=True needs boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}")
+        out = distance_table(m, n, target).lookup(batch)
+        return int(out[0]) if single else out
+    r, c = divmod(int(np.flatnonzero(target.ravel() == 0)[0]), n)
+    corner = r in (0, m - 1) and c in (0, n - 1)  # the named databases' goals, up to symmetry
+    heuristic = "pdb" if (m, n) in PDB_SHAPES and corner else "linear_conflict"
+    result = solve_many(batch, target, heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit, method="ida")
+    out = np.asarray(result.lengths, np.int64).copy()
+    bad = np.flatnonzero(out < 0)
+    if bad.size and stopped == "raise":
+        raise DistanceBudgetError(bad, out)
+    return int(out[0]) if single else out

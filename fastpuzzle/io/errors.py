@@ -1,0 +1,116 @@
+"""Facts about board files that every reader and the command line share.
+
+Stdlib only (no NumPy, no Numba), so the command line can parse its
+arguments without loading the compiled kernels.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = ["BoardFileError", "parse_shape", "available_memory", "check_allocation"]
+
+
+class BoardFileError(ValueError):
+    """A board file (or standard input) cannot be read, or a size it asks for cannot be met.
+
+    The facts travel as attributes, so callers never parse the message.
+
+    Attributes
+    ----------
+    path : str
+        The file as the user named it (``"<stdin>"`` for standard input).
+    reason : str
+        What is wrong, without the path, line or board.
+    line : int or None
+        1-based line of a text file.
+    index : int or None
+        Index of the board in the file.
+    column : int or None
+        1-based column of a text file.
+    case : int or None
+        1-based case of the judge format.
+
+    Examples
+    --------
+    >>> e = BoardFileError("b.txt", "holds 9, outside 0..8", line=3, index=2)
+    >>> str(e), e.line, e.index
+    ('b.txt: line 3: board 2 holds 9, outside 0..8', 3, 2)
+    """
+
+    def __init__(self, path, reason: str, *, line=None, index=None, column=None, case=None):
+        self.path, self.reason, self.line, self.index = str(path), reason, line, index
+        self.column, self.case = column, case
+        where = f"line {line}: " if line is not None else ""
+        if column is not None:
+            where = f"line {line}, column {column}: "
+        if case is not None:
+            where = f"line {line} (case {case}): "
+        board = f"board {index} " if index is not None else ""
+        super().__init__(f"{self.path}: {where}{board}{reason}")
+
+    def __reduce__(self):  # picklable across Dask workers
+        return (_rebuild, (type(self), self.path, self.reason, self.line, self.index, self.column, self.case))
+
+
+def _rebuild(cls, path, reason, line, index, column, case):
+    return cls(path, reason, line=line, index=index, column=column, case=case)
+
+
+def parse_shape(text) -> tuple[int, int]:
+    """The one shape parser: ``"4x4"`` -> ``(4, 4)``; also ``"4"`` (square) and pairs.
+
+    Raises ``ValueError`` for anything that is not two whole numbers >= 1 making
+    at least 2 cells, ``TypeError`` for a pair of non-integers.
+
+    Examples
+    --------
+    >>> parse_shape("3x5"), parse_shape("4"), parse_shape((2, 3))
+    ((3, 5), (4, 4), (2, 3))
+    """
+    if isinstance(text, (tuple, list)):
+        if len(text) != 2 or any(isinstance(v, bool) or not hasattr(v, "__index__") for v in text):
+            raise TypeError(f"shape must be two integers (m, n), got {text!r}")
+        m, n = (int(v) for v in text)
+    else:
+        parts = str(text).strip().lower().replace("*", "x").split("x")
+        if len(parts) == 1:
+            parts = parts * 2
+        if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) <= 9 for p in parts):
+            raise ValueError(f"shape must look like MxN with whole numbers (for example 4x4), got {text!r}")
+        m, n = (int(p) for p in parts)
+    if m < 1 or n < 1 or m * n < 2:
+        raise ValueError(f"shape {m}x{n} is not a board: sides must be >= 1 with at least 2 cells")
+    return m, n
+
+
+def available_memory() -> int:
+    """Bytes of memory the system can still give (``MemAvailable``, else free pages)."""
+    try:
+        with open("/proc/meminfo", "rb") as f:
+            for line in f:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not Linux
+        return 1 << 62
+
+
+def check_allocation(nbytes: int, what: str, path="<input>") -> None:
+    """Refuse, before allocating, a buffer larger than the memory available.
+
+    Examples
+    --------
+    >>> check_allocation(1 << 10, "a small buffer")
+    >>> try:
+    ...     check_allocation(1 << 70, "boards of 10^12 cells", "x.npy")
+    ... except BoardFileError as e:
+    ...     print(e.reason.split(", more")[0])
+    boards of 10^12 cells need 1,180,591,620,717,411,303,424 bytes
+    """
+    have = available_memory()
+    if nbytes > have:
+        raise BoardFileError(path, f"{what} need {nbytes:,} bytes, more than the {have:,} bytes of memory available")

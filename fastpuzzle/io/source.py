@@ -1,0 +1,116 @@
+"""Opening what a reader reads: a path, ``"-"`` (standard input) or a binary stream.
+
+Every problem of getting at the bytes -- a missing file, a directory, a
+closed standard input, no permission -- becomes a :class:`BoardFileError`
+naming the input as the user gave it.  A UTF-8 byte order mark at the start
+of a text input is accepted and skipped, by every reader alike.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import mmap
+import os
+import stat
+import sys
+
+import numpy as np
+
+from .errors import BoardFileError
+
+__all__ = ["input_name", "open_input", "read_input", "strip_bom", "BOM"]
+
+BOM = b"\xef\xbb\xbf"
+
+
+def input_name(source, name=None) -> str:
+    """The name errors use for ``source``."""
+    if name:
+        return str(name)
+    if isinstance(source, (str, os.PathLike)):
+        return "<stdin>" if os.fspath(source) == "-" else os.fspath(source)
+    return str(getattr(source, "name", "<stream>"))
+
+
+def _stdin(name):
+    if sys.stdin is None or getattr(sys.stdin, "closed", True):
+        raise BoardFileError(name, "standard input is closed")
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream put in place of standard input (a test, a notebook)
+        return io.BytesIO(sys.stdin.read().encode("utf-8"))
+    try:
+        os.fstat(stream.fileno())
+    except (io.UnsupportedOperation, AttributeError):  # a stream without a descriptor (a test, a notebook)
+        pass
+    except (OSError, ValueError):
+        raise BoardFileError(name, "standard input is closed") from None
+    return stream
+
+
+def open_input(source, name=None):
+    """``(binary file, name, owned)`` for a path, ``"-"`` or an open binary stream.
+
+    ``owned`` tells the caller to close the file when done.
+    """
+    name = input_name(source, name)
+    if not isinstance(source, (str, os.PathLike)):
+        if not hasattr(source, "read"):
+            raise TypeError(f"a board source is a path, '-' or a binary file object, got {type(source).__name__}")
+        return source, name, False
+    path = os.fspath(source)
+    if path == "":
+        raise BoardFileError("''", "an empty file name")
+    if path == "-":
+        return _stdin(name), name, False
+    try:
+        f = open(path, "rb")
+    except OSError as error:
+        raise BoardFileError(name, f"cannot open: {_why(error)}") from None
+    try:
+        if stat.S_ISDIR(os.fstat(f.fileno()).st_mode):
+            raise BoardFileError(name, "cannot open: is a directory")
+    except BaseException:
+        f.close()
+        raise
+    return f, name, True
+
+
+def _why(error: OSError) -> str:
+    if error.errno == errno.ENOENT:
+        return "no such file"
+    if error.errno == errno.EISDIR:
+        return "is a directory"
+    return (error.strerror or str(error)).lower()
+
+
+def read_input(source, name=None):
+    """All bytes of an input as a ``uint8`` array, byte order mark removed.
+
+    A regular file is memory-mapped (no copy); a pipe or a stream is read.
+    """
+    f, name, owned = open_input(source, name)
+    try:
+        try:
+            st = os.fstat(f.fileno())
+            regular = stat.S_ISREG(st.st_mode) and st.st_size > 0 and f.tell() == 0
+        except (OSError, AttributeError, ValueError):
+            regular = False
+        try:
+            if regular:
+                data = np.frombuffer(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), np.uint8)
+            else:
+                data = np.frombuffer(f.read(), np.uint8)
+        except OSError as error:
+            raise BoardFileError(name, f"cannot read: {_why(error)}") from None
+    finally:
+        if owned:
+            f.close()
+    return strip_bom(data), name
+
+
+def strip_bom(data):
+    """``data`` without a leading UTF-8 byte order mark (bytes or a uint8 array)."""
+    if len(data) >= 3 and bytes(data[:3]) == BOM:
+        return data[3:]
+    return data

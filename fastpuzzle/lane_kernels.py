@@ -1,0 +1,285 @@
+"""Invariant and validation of boards of at most 64 cells, computed across boards.
+
+The per-board kernels of :mod:`fastpuzzle.inversion_kernels` walk one board's
+cells with a scalar seen-mask: a few dependent operations per cell, nothing
+for the vector units.  Here the loop is turned around.  A block of boards is
+transposed so that one cell of all boards is contiguous, and the inner loop
+runs *across boards*, each lane holding one board's state:
+
+* ``seen``: the seen-mask of values (bit ``v`` set once ``v`` appeared);
+* ``acc``: the XOR of ``seen >> v`` over the cells; its popcount parity is the
+  parity of the inversions with the blank counted as the smallest value (the
+  parity of a sum of popcounts is the popcount parity of the XOR);
+* and, per block, the largest value seen, for validation.
+
+The colour ``(row + col) % 2`` of the blank's cell turns that parity into the
+invariant (see :mod:`fastpuzzle.inversion_kernels`); it is a constant of the
+cell, so a byte loop takes the minimum of each board over the cells of
+colour 1: it is 0 iff the blank sits on one.
+Variable shifts, ORs, XORs and max vectorise (AVX2: 8 lanes of 32 bits or 4
+of 64), and validation comes almost free: a board of ``N`` cells is a
+permutation iff no value reaches ``N`` and its seen-mask is full.
+
+Lanes are 32 bits for boards of at most 32 cells and 64 bits up to 64 cells;
+shift counts are masked to the lane width, so a board that is not a
+permutation (``check=False``) gives some answer, never a read or write
+outside its arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._jit import jit, pjit
+from .inversion_kernels import parity64
+
+__all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_words", "lane_invariants", "lane_invariants_par"]
+
+#: Boards per block: the transposed block (cells x boards bytes) and the
+#: three state arrays stay in L1.
+LANE_BLOCK = 256
+
+#: Largest board (cells) the lane kernels take.
+MAX_LANE_CELLS = 64
+
+
+def lane_constants(n_cells: int) -> np.ndarray:
+    """Lane constants for boards of ``n_cells`` (2..64): ``[1, shift mask,
+    full seen-mask, largest value]`` in the lane dtype (uint32 up to 32
+    cells, else uint64).
+
+    Examples
+    --------
+    >>> lane_constants(16)
+    array([    1,    31, 65535,    15], dtype=uint32)
+    """
+    if not 2 <= n_cells <= MAX_LANE_CELLS:
+        raise ValueError(f"lane kernels take boards of 2..{MAX_LANE_CELLS} cells, got {n_cells}")
+    bits = 32 if n_cells <= 32 else 64
+    return np.array([1, bits - 1, (1 << n_cells) - 1, n_cells - 1], np.uint32 if bits == 32 else np.uint64)
+
+
+# The two lane widths are written out with literal types: Numba widens mixed
+# or generic integer arithmetic to 64 bits, which would halve the 32-bit lanes.
+# The loops hold nothing but the shift/XOR/OR chain: anything more (a
+# per-board maximum, the blank's colour) kept them from vectorising well, so
+# those run as byte loops of their own (:func:`_lane_bytes`).
+
+
+def lane_words(flat: np.ndarray) -> np.ndarray:
+    """``flat`` (B, N) uint8, C-contiguous, viewed as uint64 words when N is
+    a multiple of 8, else an empty (0, 0) uint64 array: the ``words``
+    argument of :func:`lane_invariants`.
+
+    Examples
+    --------
+    >>> lane_words(np.zeros((3, 16), np.uint8)).shape, lane_words(np.zeros((3, 9), np.uint8)).shape
+    ((3, 2), (0, 0))
+    """
+    if flat.shape[1] % 8 == 0 and flat.shape[0] > 0:
+        return flat.view(np.uint64)
+    return np.empty((0, 0), np.uint64)
+
+
+@jit(inline="always")
+def _lane_cells32(cells_t, seen, acc, width):
+    """The cell loop for boards of at most 32 cells (32-bit lanes)."""
+    one, zero = np.uint32(1), np.uint32(0)
+    for k in range(width):
+        seen[k] = zero
+        acc[k] = zero
+    for j in range(cells_t.shape[0]):
+        row = cells_t[j]
+        for k in range(width):
+            v = np.uint32(row[k]) & np.uint32(31)
+            acc[k] ^= seen[k] >> v
+            seen[k] |= one << v
+
+
+@jit(inline="always")
+def _lane_cells64(cells_t, seen, acc, width):
+    """The cell loop for boards of 33..64 cells (64-bit lanes)."""
+    one, zero = np.uint64(1), np.uint64(0)
+    for k in range(width):
+        seen[k] = zero
+        acc[k] = zero
+    for j in range(cells_t.shape[0]):
+        row = cells_t[j]
+        for k in range(width):
+            v = np.uint64(row[k]) & np.uint64(63)
+            acc[k] ^= seen[k] >> v
+            seen[k] |= one << v
+
+
+@jit(inline="always")
+def _lane_bytes(cells_t, colour, low, width):
+    """Byte lanes (32 per AVX2 register): ``low[k]`` becomes the smallest
+    value of board ``k`` on cells of colour 1 (0 iff the blank is there, on a
+    permutation); returns the largest value of the block."""
+    block_top = cells_t[0, 0]
+    for k in range(width):
+        low[k] = 255
+    for j in range(cells_t.shape[0]):
+        row = cells_t[j]
+        if colour[j]:
+            for k in range(width):
+                low[k] = min(low[k], row[k])
+        for k in range(width):
+            block_top = max(block_top, row[k])
+    return block_top
+
+
+@jit(inline="always")
+def _swap_bytes(a, b, shift, mask):
+    """Exchange the ``mask`` bits of ``a >> shift`` with those of ``b``."""
+    t = ((a >> shift) ^ b) & mask
+    return a ^ (t << shift), b ^ t
+
+
+@jit(inline="always")
+def _word(flat, k, j):
+    """Cells j..j+7 of board k as one little-endian word (the compiler turns
+    the eight byte loads into one load)."""
+    row = flat[k]
+    return (np.uint64(row[j]) | (np.uint64(row[j + 1]) << np.uint64(8)) | (np.uint64(row[j + 2]) << np.uint64(16))
+            | (np.uint64(row[j + 3]) << np.uint64(24)) | (np.uint64(row[j + 4]) << np.uint64(32))
+            | (np.uint64(row[j + 5]) << np.uint64(40)) | (np.uint64(row[j + 6]) << np.uint64(48))
+            | (np.uint64(row[j + 7]) << np.uint64(56)))
+
+
+@jit(inline="always")
+def _transpose8(x0, x1, x2, x3, x4, x5, x6, x7):
+    """Transpose the 8x8 byte matrix held in eight words (row i = word i),
+    in registers: three rounds of swaps of 4, 2 and 1 bytes."""
+    m32, m16, m8 = np.uint64(0x00000000FFFFFFFF), np.uint64(0x0000FFFF0000FFFF), np.uint64(0x00FF00FF00FF00FF)
+    s32, s16, s8 = np.uint64(32), np.uint64(16), np.uint64(8)
+    x0, x4 = _swap_bytes(x0, x4, s32, m32)
+    x1, x5 = _swap_bytes(x1, x5, s32, m32)
+    x2, x6 = _swap_bytes(x2, x6, s32, m32)
+    x3, x7 = _swap_bytes(x3, x7, s32, m32)
+    x0, x2 = _swap_bytes(x0, x2, s16, m16)
+    x1, x3 = _swap_bytes(x1, x3, s16, m16)
+    x4, x6 = _swap_bytes(x4, x6, s16, m16)
+    x5, x7 = _swap_bytes(x5, x7, s16, m16)
+    x0, x1 = _swap_bytes(x0, x1, s8, m8)
+    x2, x3 = _swap_bytes(x2, x3, s8, m8)
+    x4, x5 = _swap_bytes(x4, x5, s8, m8)
+    x6, x7 = _swap_bytes(x6, x7, s8, m8)
+    return x0, x1, x2, x3, x4, x5, x6, x7
+
+
+@jit(inline="always")
+def _store8(cells_w, j, g, x0, x1, x2, x3, x4, x5, x6, x7):
+    cells_w[j, g], cells_w[j + 1, g], cells_w[j + 2, g], cells_w[j + 3, g] = x0, x1, x2, x3
+    cells_w[j + 4, g], cells_w[j + 5, g], cells_w[j + 6, g], cells_w[j + 7, g] = x4, x5, x6, x7
+
+
+@jit(inline="always")
+def _transpose_block(flat, words, lo, width, cells_w):
+    """Transpose boards ``lo..lo+width-1`` into ``cells_w`` (uint64 words, 8
+    boards' cell ``j`` per word), 8 boards by 8 cells at a time in registers:
+    an eighth of the loads and stores of a byte-by-byte copy.  Boards are read
+    as uint64 words (``words``, when N is a multiple of 8) or as eight byte
+    loads the compiler merges into one; the cells past the last whole word,
+    and the boards past the last whole group of 8, are copied byte by byte."""
+    n_cells = flat.shape[1]
+    groups = width // 8
+    whole = n_cells >> 3
+    for g in range(groups):
+        k = lo + 8 * g
+        for w in range(whole):
+            j = 8 * w
+            if words.shape[0] > 0:
+                x0, x1, x2, x3 = words[k, w], words[k + 1, w], words[k + 2, w], words[k + 3, w]
+                x4, x5, x6, x7 = words[k + 4, w], words[k + 5, w], words[k + 6, w], words[k + 7, w]
+            else:
+                x0, x1, x2, x3 = _word(flat, k, j), _word(flat, k + 1, j), _word(flat, k + 2, j), _word(flat, k + 3, j)
+                x4, x5, x6, x7 = _word(flat, k + 4, j), _word(flat, k + 5, j), _word(flat, k + 6, j), _word(flat, k + 7, j)
+            x0, x1, x2, x3, x4, x5, x6, x7 = _transpose8(x0, x1, x2, x3, x4, x5, x6, x7)
+            _store8(cells_w, j, g, x0, x1, x2, x3, x4, x5, x6, x7)
+    cells_t = cells_w.view(np.uint8)
+    for k in range(width):
+        for j in range(8 * whole if k < 8 * groups else 0, n_cells):
+            cells_t[j, k] = flat[lo + k, j]
+
+
+@jit
+def _lane_block(flat, words, lo, hi, colour, cells_w, seen, acc, low, consts, out):
+    """Invariants of boards ``lo..hi-1`` (at most ``LANE_BLOCK``) of ``flat``
+    into ``out``; returns the first board of the block that is not a
+    permutation, or -1.  ``seen`` and ``acc`` are lane scratch in the dtype
+    of ``consts`` (see :func:`lane_constants`), ``cells_w`` is
+    (N, LANE_BLOCK / 8) uint64 scratch; ``words`` is ``flat`` viewed as
+    uint64 when N is a multiple of 8, else empty."""
+    n_cells = flat.shape[1]
+    width = hi - lo
+    _transpose_block(flat, words, lo, width, cells_w)
+    cells_t = cells_w.view(np.uint8)  # (N, LANE_BLOCK): cell j of every board in one row
+    if seen.itemsize == 4:
+        _lane_cells32(cells_t, seen, acc, width)
+    else:
+        _lane_cells64(cells_t, seen, acc, width)
+    # one maximum per block, not per board: a bad value is rare
+    block_top = _lane_bytes(cells_t, colour, low, width)
+    full, last = consts[2], consts[3]
+    first_bad = -1
+    for k in range(width):
+        out[lo + k] = parity64(np.uint64(acc[k])) ^ np.uint8(low[k] == 0)
+        if first_bad < 0 and seen[k] != full:
+            first_bad = lo + k
+    if block_top > last:  # some value is out of range: find its board
+        for k in range(width):
+            if first_bad >= 0 and lo + k >= first_bad:
+                break
+            for j in range(n_cells):
+                if flat[lo + k, j] > last:
+                    first_bad = lo + k
+                    break
+    return first_bad
+
+
+@jit
+def _lane_range(flat, words, colour, consts, out, lo, hi):
+    """Blocks of ``flat[lo:hi]`` with one set of scratch buffers; returns the
+    first board that is not a permutation, or -1."""
+    cells_w = np.empty((flat.shape[1], LANE_BLOCK // 8), np.uint64)
+    seen = np.empty(LANE_BLOCK, consts.dtype)
+    acc = np.empty(LANE_BLOCK, consts.dtype)
+    low = np.empty(LANE_BLOCK, flat.dtype)
+    first_bad = -1
+    for start in range(lo, hi, LANE_BLOCK):
+        bad = _lane_block(flat, words, start, min(start + LANE_BLOCK, hi), colour, cells_w, seen, acc, low, consts, out)
+        if first_bad < 0:
+            first_bad = bad
+    return first_bad
+
+
+@jit
+def lane_invariants(flat, words, colour, consts, out):
+    """Invariant of every board of ``flat`` (B, N <= 64, uint8) into ``out``
+    (uint8), serial; returns the first board that is not a permutation, or -1.
+
+    ``words`` is ``flat`` viewed as uint64 when N is a multiple of 8 (the
+    transpose then moves words), else an empty (0, 0) uint64 array (see
+    :func:`lane_words`); ``colour`` is the checkerboard colour of every cell
+    (uint8, N); ``consts`` comes from :func:`lane_constants` (its dtype is the
+    lane width).
+    """
+    return _lane_range(flat, words, colour, consts, out, 0, flat.shape[0])
+
+
+@pjit
+def lane_invariants_par(flat, words, colour, consts, out):
+    """:func:`lane_invariants` across threads: ``prange`` over chunks of
+    blocks, each chunk with its own scratch."""
+    n_boards = flat.shape[0]
+    per_chunk = LANE_BLOCK * max(1, (1 << 16) // (LANE_BLOCK * flat.shape[1]))
+    n_chunks = (n_boards + per_chunk - 1) // per_chunk
+    firsts = np.empty(n_chunks, np.int64)
+    for c in prange(n_chunks):
+        firsts[c] = _lane_range(flat, words, colour, consts, out, c * per_chunk, min((c + 1) * per_chunk, n_boards))
+    for c in range(n_chunks):
+        if firsts[c] >= 0:
+            return firsts[c]
+    return -1

@@ -1,0 +1,121 @@
+"""Compile (or load from the on-disk cache) the kernels a first run needs.
+
+The first call of a Numba kernel compiles it -- seconds for the whole engine
+-- and writes it to the on-disk cache, which later processes load in a
+fraction of that.  A program that times its work (the command-line demo, a
+benchmark) calls :func:`warm_kernels` first, says "compiling kernels, first
+run only: N s" when the cache was cold, and then times warm calls only.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+
+__all__ = ["Warmup", "warm_kernels"]
+
+
+@dataclass(frozen=True)
+class Warmup:
+    """What :func:`warm_kernels` did.
+
+    Attributes
+    ----------
+    seconds : float
+        Wall time of the warm-up (compiling, or loading from the cache).
+    compiled : int
+        Kernel signatures compiled because the on-disk cache did not hold
+        them (0 when everything came from the cache).
+    loaded : int
+        Kernel signatures loaded from the on-disk cache.
+    """
+
+    seconds: float
+    compiled: int
+    loaded: int
+
+    @property
+    def cold(self) -> bool:
+        """True when something had to be compiled (a first run)."""
+        return self.compiled > 0
+
+    def message(self) -> str:
+        """One line for the user: what the warm-up cost, and why."""
+        if self.cold:
+            return f"compiling kernels, first run only: {self.seconds:.1f} s"
+        return f"kernels loaded from the cache: {self.seconds:.2f} s"
+
+
+def _cache_counts() -> tuple[int, int]:
+    """(compiled, loaded) signatures over every kernel of the loaded fastpuzzle modules."""
+    from numba.core.registry import CPUDispatcher
+
+    compiled = loaded = 0
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("fastpuzzle") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            if isinstance(value, CPUDispatcher):
+                stats = value.stats
+                compiled += sum(stats.cache_misses.values())
+                loaded += sum(stats.cache_hits.values())
+    return compiled, loaded
+
+
+def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = True) -> Warmup:
+    """Compile or load the kernels of the demo's work on ``m x n`` boards.
+
+    Generation (solvable boards, random permutations), the validated
+    solvability check (serial and threaded kernels), and optionally the judge
+    format reader and the optimal solver (on 3x3 boards).
+
+    Parameters
+    ----------
+    m, n : int
+        Board shape the caller will work on (2 <= m*n <= 64 uses the lane kernels).
+    judge : bool
+        Also warm :func:`fastpuzzle.textio.judge` on a 499x499 case.
+    solver : bool
+        Also warm :func:`fastpuzzle.solve_many` on 3x3 boards.
+
+    Returns
+    -------
+    Warmup
+        Seconds taken and whether kernels had to be compiled.
+
+    Examples
+    --------
+    >>> report = warm_kernels(3, 3, judge=False, solver=False)
+    >>> report.seconds >= 0 and report.compiled >= 0 and report.loaded >= 0
+    True
+    >>> report.message().startswith(("compiling kernels", "kernels loaded"))
+    True
+    """
+    from .boards import goal_board
+
+    goal_board(m, n)  # validates the shape
+    for flag, what in ((judge, "judge"), (solver, "solver")):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{what} must be True or False, got {flag!r}")
+    before = _cache_counts() if "numba" in sys.modules else (0, 0)
+    start = time.perf_counter()
+    from ._jit import PARALLEL_MIN_CELLS
+    from .generate import random_permutations, random_solvable
+    from .solvability import is_solvable
+
+    threaded = PARALLEL_MIN_CELLS // (m * n) + 1  # enough boards for the threaded kernels
+    for count in (64, threaded):
+        is_solvable(random_solvable(m, n, count=count, seed=0))
+        is_solvable(random_permutations(m, n, count=count, seed=0))
+    if judge:
+        from .textio import format_boards, judge as judge_text
+
+        judge_text(b"499\n" + format_boards(random_permutations(499, 499, count=2, seed=0), "grids"))
+    if solver:
+        from .search.solve import solve_many
+
+        solve_many(random_solvable(3, 3, count=4, seed=0))
+    seconds = time.perf_counter() - start
+    after = _cache_counts()
+    return Warmup(seconds, after[0] - before[0], after[1] - before[1])

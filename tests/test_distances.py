@@ -1,0 +1,244 @@
+"""Exact distances: whole-space tables against plain BFS, lookups against the
+solver, boards of a chosen distance (exact, uniform, seeded), bad arguments."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle.distances import DistanceBudgetError, distance, distance_table, format_depth_table
+from fastpuzzle.distances.ranking import StateSpace
+from fastpuzzle.distances.table import table_path
+
+from . import naive
+
+SMALL_SHAPES = [(1, 2), (2, 1), (1, 4), (4, 1), (1, 6), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _tmp_cache(tmp_path_factory):
+    """Never touch the user's cache (one for the module: the 4x4 database is built once)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FASTPUZZLE_CACHE", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
+def goals_for(m, n, rng, count=3):
+    """The default goal and random goals (blank anywhere, any tile order)."""
+    out = [fp.goal_board(m, n)]
+    for _ in range(count - 1):
+        out.append(rng.permutation(m * n).astype(np.uint8).reshape(m, n))
+    return out
+
+
+@pytest.mark.parametrize("m,n", SMALL_SHAPES)
+def test_table_equals_plain_bfs(m, n, rng):
+    for goal in goals_for(m, n, rng):
+        counts, antipodes, depth_of = naive.depth_table(m, n, naive.cells_of(goal))
+        for threads in (True, False):
+            table = distance_table(m, n, goal, threads=threads, cache=False)
+            assert table.counts.tolist() == counts
+            assert table.radius == len(counts) - 1
+            got = sorted(tuple(int(v) for v in b.ravel()) for b in table.antipodes)
+            assert got == antipodes
+        boards = np.array(list(depth_of), np.uint8).reshape(-1, m, n)
+        assert table.lookup(boards).tolist() == list(depth_of.values())
+
+
+@pytest.mark.parametrize("m,n", SMALL_SHAPES + [(2, 5), (5, 2)])
+def test_counts_sum_to_half_the_permutations(m, n):
+    table = distance_table(m, n, cache=False)
+    expected = m * n if min(m, n) == 1 else math.factorial(m * n) // 2
+    assert table.counts.sum() == expected == table.size
+    assert table.counts.dtype == np.int64 and table.counts[0] == 1
+
+
+def test_eight_puzzle_depths_match_published_table():
+    # Reinefeld 1993 / OEIS A089473 (blank in a corner), a source independent of our code.
+    published = [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529,
+                 10878, 16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2]  # fmt: skip
+    assert distance_table(3, 3).counts.tolist() == published
+
+
+@pytest.mark.parametrize("m,n", [(2, 2), (2, 4), (3, 3), (1, 5)])
+def test_ranking_is_a_bijection(m, n, rng):
+    goal = rng.permutation(m * n).astype(np.uint8).reshape(m, n)
+    space = StateSpace(m, n, goal)
+    boards = space.boards(np.arange(space.size))
+    assert fp.is_solvable(boards, goal).all()
+    assert len({b.tobytes() for b in boards}) == space.size
+    assert (space.ranks(boards.reshape(space.size, -1)) == np.arange(space.size)).all()
+    other = boards.copy()
+    if min(m, n) > 1:  # a swap of two tiles leaves the reachable half
+        flat = other.reshape(space.size, -1)
+        a = np.argmax(flat != 0, axis=1)
+        b = (m * n - 1) - np.argmax(flat[:, ::-1] != 0, axis=1)
+        rows = np.arange(space.size)
+        flat[rows, a], flat[rows, b] = flat[rows, b], flat[rows, a].copy()
+        assert (space.ranks(flat) == -1).all()
+
+
+def test_distance_agrees_with_ida(rng):
+    for m, n in [(3, 3), (2, 4), (3, 2)]:
+        goal = rng.permutation(m * n).astype(np.uint8).reshape(m, n)
+        boards = fp.random_solvable(m, n, count=60, seed=int(rng.integers(1 << 30)), goal=goal)
+        want = fp.solve_many(boards, goal).lengths
+        assert (distance(boards, goal) == want).all()
+        assert (distance(boards, goal, table=False) == want).all()
+
+
+def test_distance_on_4x4_uses_the_solver():
+    boards = fp.scramble(4, 4, 30, count=6, seed=5)
+    got = distance(boards)
+    assert (got == fp.solve_many(boards).lengths).all()
+    assert distance(boards[0]) == got[0]
+
+
+def test_distance_reports_stopped_boards():
+    boards = fp.random_solvable(4, 4, count=3, seed=11)
+    with pytest.raises(DistanceBudgetError) as info:
+        distance(boards, max_nodes=10)
+    assert info.value.stopped.tolist() == [0, 1, 2]
+    assert (info.value.distances == -1).all()
+    assert (distance(boards, max_nodes=10, stopped="mark") == -1).all()
+
+
+@pytest.mark.parametrize("m,n,k", [(3, 3, 20), (3, 3, 31), (2, 4, 0), (2, 3, 21), (1, 5, 3)])
+def test_random_solvable_at_exact_distance(m, n, k):
+    boards = fp.random_solvable(m, n, count=300, seed=1, distance=k)
+    assert boards.shape == (300, m, n)
+    assert (distance(boards) == k).all()
+    if m * n > 5:
+        assert (fp.solve_many(boards[:40]).lengths == k).all()  # the solver agrees
+
+
+def test_random_solvable_in_range_with_goal(rng):
+    goal = rng.permutation(9).astype(np.uint8).reshape(3, 3)
+    boards = fp.random_solvable(3, 3, count=2000, seed=4, goal=goal, distance=(10, 12))
+    d = distance(boards, goal)
+    assert ((d >= 10) & (d <= 12)).all()
+    # uniform over the range: each depth in proportion to its size
+    table = distance_table(3, 3, goal)
+    share = table.counts[10:13] / table.counts[10:13].sum()
+    seen = np.bincount(d - 10, minlength=3) / d.size
+    assert np.abs(seen - share).max() < 0.05
+
+
+def test_random_solvable_at_distance_is_uniform():
+    stats = pytest.importorskip("scipy.stats")
+    table = distance_table(3, 3)
+    depth = 30  # 221 boards
+    boards = fp.random_solvable(3, 3, count=221 * 60, seed=9, distance=depth)
+    ranks = table.space.ranks(boards.reshape(len(boards), -1))
+    everyone = table.ranks_at(depth)
+    assert np.isin(ranks, everyone).all()
+    observed = np.array([np.count_nonzero(ranks == r) for r in everyone])
+    assert stats.chisquare(observed).pvalue > 1e-4
+
+
+def test_random_solvable_at_distance_is_seeded():
+    a = fp.random_solvable(3, 3, count=50, seed=3, distance=(5, 25))
+    assert (a == fp.random_solvable(3, 3, count=50, seed=3, distance=(5, 25))).all()
+    assert not (a == fp.random_solvable(3, 3, count=50, seed=4, distance=(5, 25))).all()
+    one = fp.random_solvable(3, 3, seed=3, distance=7)
+    assert one.shape == (3, 3) and distance(one) == 7
+
+
+def test_random_solvable_4x4_by_rejection():
+    boards = fp.random_solvable(4, 4, count=3, seed=2, distance=(45, 60))
+    d = fp.solve_many(boards, heuristic="pdb").lengths
+    assert ((d >= 45) & (d <= 60)).all()
+    from fastpuzzle.distances.sample import random_at_distance
+
+    with pytest.raises(ValueError, match="budget of 0.001 s"):
+        random_at_distance(4, 4, 1, (1, 2), fp.goal_board(4, 4), 70, 70, budget=1e-3)
+
+
+@pytest.mark.parametrize(
+    "kwargs,error,match",
+    [
+        (dict(distance=-1), ValueError, "0 <= lo <= hi"),
+        (dict(distance=(5, 3)), ValueError, "0 <= lo <= hi"),
+        (dict(distance="7"), TypeError, "int or a"),
+        (dict(distance=True), TypeError, "int or a"),
+        (dict(distance=(1.0, 2)), TypeError, "two ints"),
+        (dict(distance=(1, 2, 3)), TypeError, "int or a"),
+        (dict(distance=32), ValueError, "distances run from 0 to 31"),
+    ],
+)
+def test_random_solvable_distance_bad_arguments(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        fp.random_solvable(3, 3, count=2, **kwargs)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="at most 12 cells"):
+        distance_table(4, 4)
+    with pytest.raises(TypeError, match="m must be an integer"):
+        distance_table("3", 3)
+    with pytest.raises(ValueError, match="at least 2 cells"):
+        distance_table(1, 1)
+    with pytest.raises(ValueError, match="goal has shape"):
+        distance_table(3, 3, goal=fp.goal_board(2, 2))
+    with pytest.raises(TypeError, match="time_limit"):
+        distance_table(3, 3, time_limit="1")
+    with pytest.raises(TypeError, match="cache"):
+        distance_table(3, 3, cache=1)
+    with pytest.raises(ValueError, match="board 1 cannot reach the goal"):
+        distance([[[1, 2, 3], [4, 5, 6], [7, 8, 0]], [[2, 1, 3], [4, 5, 6], [7, 8, 0]]])
+    with pytest.raises(ValueError, match="table is for 3x3"):
+        distance_table(3, 3).lookup(fp.goal_board(2, 2))
+    with pytest.raises(ValueError, match="stopped"):
+        distance(fp.goal_board(3, 3), stopped="ignore")
+    with pytest.raises(ValueError, match="or a 4x4 board; got 3x5"):
+        fp.random_solvable(3, 5, count=2, distance=20)
+
+
+def test_cache_round_trip():
+    built = distance_table(2, 4, cache=True)
+    path = table_path(2, 4, 7)
+    assert path.exists() and built.path == path
+    from fastpuzzle.distances import table as table_module
+
+    table_module._MEMO.clear()
+    loaded = distance_table(2, 4, cache=True)
+    assert isinstance(loaded.depths, np.memmap)
+    assert loaded.counts.tolist() == built.counts.tolist()
+    path.write_bytes(path.read_bytes()[:-64])
+    table_module._MEMO.clear()
+    with pytest.raises(ValueError, match="truncated"):
+        distance_table(2, 4, cache=True)
+
+
+def test_time_limit_stops_the_search():
+    with pytest.raises(TimeoutError, match="stopped by time_limit"):
+        distance_table(2, 5, cache=False, time_limit=1e-9)
+
+
+def test_format_depth_table():
+    text = format_depth_table(distance_table(3, 3))
+    lines = text.splitlines()
+    assert "radius 31, 2 antipodes" in lines[0]
+    assert lines[-1].split() == ["31", "2", "181,440"]
+
+
+def test_dask_search_equals_local_search(rng):
+    distributed = pytest.importorskip("distributed")
+    from fastpuzzle.distances.cluster import distance_table_dask
+
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0", silence_logs=50
+    )
+    with distributed.Client(cluster) as client:
+        for m, n, goal in [(2, 4, None), (3, 3, rng.permutation(9).astype(np.uint8).reshape(3, 3)), (1, 4, None)]:
+            local = distance_table(m, n, goal, cache=False)
+            remote = distance_table_dask(m, n, goal, client=client, partitions=5)
+            assert remote.counts.tolist() == local.counts.tolist()
+            assert (remote.depths[: local.size] == local.depths[: local.size]).all()
+            assert (remote.antipodes == local.antipodes).all()
+    cluster.close()
+    with pytest.raises(ValueError, match="partitions"):
+        distance_table_dask(2, 2, partitions=0, client=object())

@@ -1,0 +1,80 @@
+"""Start-up: importing the package loads nothing heavy; names load on first use."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import fastpuzzle
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HEAVY = ("numba", "fastpuzzle.search.constructive", "fastpuzzle.pdb", "dask", "tqdm")
+
+
+def modules_after(code: str) -> set:
+    """Names in sys.modules after running ``code`` in a fresh interpreter."""
+    script = code + "\nimport sys\nprint('\\n'.join(sys.modules))"
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    return set(out.stdout.split())
+
+
+def test_import_loads_no_kernels_and_no_heavy_module():
+    loaded = modules_after("import fastpuzzle")
+    assert not [m for m in HEAVY if m in loaded]
+    assert not [m for m in loaded if m.startswith("fastpuzzle.")]
+
+
+def test_solvability_check_loads_no_solver_database_dask_or_tqdm():
+    loaded = modules_after("import fastpuzzle as fp\nfp.is_solvable([[1, 2], [3, 0]])")
+    assert "fastpuzzle.solvability" in loaded
+    assert not [m for m in HEAVY[1:] if m in loaded]
+
+
+@pytest.mark.parametrize("name", fastpuzzle.__all__)
+def test_every_public_name_imports(name):
+    namespace = {}
+    exec(f"from fastpuzzle import {name}", namespace)
+    assert namespace[name] is getattr(fastpuzzle, name)
+
+
+def test_submodules_and_unknown_names():
+    assert fastpuzzle.heuristics.__name__ == "fastpuzzle.search.heuristics"
+    assert fastpuzzle.boards.BoardError.__module__ == "fastpuzzle.boards"
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        fastpuzzle.no_such_name  # noqa: B018
+
+
+def test_warm_kernels_reports_its_work():
+    from fastpuzzle.warmup import warm_kernels
+
+    # in a fresh process every kernel it runs is compiled or loaded from the cache
+    code = ("from fastpuzzle.warmup import warm_kernels; r = warm_kernels(2, 3, judge=False, solver=False); "
+            "print(r.compiled + r.loaded, r.seconds > 0, ('first run only' in r.message()) == r.cold)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, check=True)
+    work, timed, says_why = done.stdout.split()
+    assert int(work) > 0 and timed == "True" and says_why == "True"
+    # in this process the kernels may already be in memory: nothing compiled or loaded, and it says so
+    report = warm_kernels(2, 3, judge=False, solver=False)
+    assert ("first run only" in report.message()) == report.cold
+    with pytest.raises(ValueError, match="sides >= 1"):
+        warm_kernels(0, 3)
+    with pytest.raises(TypeError, match="judge must be True or False"):
+        warm_kernels(3, 3, judge="yes")
+
+
+def test_first_kernel_skips_numbas_blas_probe():
+    loaded = modules_after("import fastpuzzle as fp\nfp.is_solvable([[1, 2], [3, 0]])")
+    assert "numba.np.arraymath" in loaded and "scipy.linalg" not in loaded
+
+
+def test_blas_still_works_in_other_jitted_code():
+    pytest.importorskip("scipy")
+    code = (
+        "import numba, numpy as np\nimport fastpuzzle as fp\nfp.is_solvable([[1, 2], [3, 0]])\n"
+        "print(numba.njit(lambda a: np.dot(a, a))(np.arange(3.0)))"
+    )
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "5.0"
