@@ -17,8 +17,9 @@ the fallback (:mod:`.routes`).  The kernel state and the one-move primitives
 are in :mod:`.state`; the public wrapper in :mod:`.solver`.
 
 The kernel is compiled in pieces (one module per stage, each piece cached
-on disk by Numba, every piece with a single signature), so the first call
-compiles each piece once.
+on disk by Numba, every piece with a single signature) and driven from
+Python one line at a time, so no compiled function holds the whole solver
+and the first call compiles each piece once.
 """
 
 from .solver import relabelled_manhattan, solve_constructive, write_solution

@@ -17,9 +17,9 @@ from .routes import route_blank
 from .state import (
     BLANK_CELL, CODE_CAPACITY, DOWN, ERR_BUDGET, ERR_PARITY, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LEFT,
     LINE_FIRST, LINE_LAST, MOVE_COUNT, NO_TILE, RIGHT, ROUTED_MOVES, ROW_STRIDE, STATE_SIZE, TILE_STEPS, TRANSPOSED, UP,
-    logical_cell, move_blank, physical_cell, play_pattern,
+    logical_cell, physical_cell, play_pattern, run_blank,
 )  # fmt: skip
-from .tiles import move_tile, move_tile_led, place_two
+from .tiles import move_tile, place_two
 
 # The pair fix-ups, 3 rows x 2 columns window whose top row holds the pair's
 # targets (a near, b far).  Found once by breadth-first search over the
@@ -28,14 +28,33 @@ from .tiles import move_tile, move_tile_led, place_two
 FIX_CORNER = np.array(["ULRD".index(ch) for ch in "URDLDRUULDRDLUURD"], np.int64)
 #   b at (0,0), blank at (0,1), a at (1,1)  ->  a at (0,0), b at (0,1)
 FIX_TRAPPED = np.array(["ULRD".index(ch) for ch in "LDRDLUURDLDRUULD"], np.int64)
+# One turn of the final 2 x 2 (blank in its corner) bringing the top-left
+# tile home from below, or from the right.
+TURN_FROM_BELOW = np.array([UP, LEFT, DOWN, RIGHT], np.int64)
+TURN_FROM_RIGHT = np.array([LEFT, UP, RIGHT, DOWN], np.int64)
 
 
 @jit
-def fill_line_ends(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, weight, home_label):
-    """Place row ``r0`` of the frame from both ends inward until two cells are
-    left: each time, the end whose tile is cheaper to bring (blank's trip +
-    ``weight`` x the tile's distance) goes next.  Returns (ok, first column
-    of the two cells left)."""
+def fill_line(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, weight, home_label):
+    """Place row ``r0`` of the frame, from column ``c0`` to the right edge,
+    from both ends inward until two cells are left: each time, the end whose
+    tile is cheaper to bring (blank's trip + ``weight`` x the tile's
+    distance) goes next.  The region below has at least two more rows;
+    ``home_label[p]`` is the label that belongs in physical cell p.
+
+    Returns (ok, first column of the two cells left, whether both of their
+    tiles are home already: then they are locked)."""
+    # The line's labels are consecutive (see placement_labels): find its
+    # tiles in the region once; from here on the moves keep their positions.
+    first = home_label[physical_cell(state, r0, c0)]
+    state[LINE_FIRST] = first
+    state[LINE_LAST] = first + state[FRAME_COLS] - 1 - c0
+    for r in range(r0, state[FRAME_ROWS]):
+        for c in range(c0, state[FRAME_COLS]):
+            p = physical_cell(state, r, c)
+            v = cells[p]
+            if v >= state[LINE_FIRST] and v <= state[LINE_LAST]:
+                pos[v] = p
     lo = c0
     hi = state[FRAME_COLS] - 1
     none = np.int64(NO_TILE)
@@ -57,38 +76,43 @@ def fill_line_ends(cells, pos, locked, codes, state, visited, parent, queue, r0,
             ok = place_two(cells, pos, locked, codes, state, visited, parent, queue, home_label[p], r0, k,
                            home_label[physical_cell(state, r0, k2)], r0, k2, r0, no)
         else:
-            ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, home_label[p], r0, k, none)
+            ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, home_label[p], r0, k, none, none)
         if not ok:
-            return False, lo
+            return False, lo, False
         locked[p] = 1
         if k == lo:
             lo += 1
         else:
             hi -= 1
-    return True, lo
+    home_a = physical_cell(state, r0, lo)
+    home_b = physical_cell(state, r0, lo + 1)
+    done = cells[home_a] == home_label[home_a] and cells[home_b] == home_label[home_b]
+    if done:
+        locked[home_a] = 1
+        locked[home_b] = 1
+    return True, lo, done
 
 
-@jit
-def place_pair_mirrored(cells, pos, locked, codes, state, visited, parent, queue, r0, near, a, b):
+def place_pair_mirrored(work, r0, near, a, b):
     """Narrow strip: the pair (a at column ``near``, b right of it) with a
     leading into b's cell and b behind it, then the blank comes to a's cell
     and two moves turn both home.  A leader cannot pass its follower in a
     strip two wide, so this serves when a is the nearer tile.  Returns
     whether the pair is home (False leaves a legal board for the plain
-    order)."""
-    none = np.int64(NO_TILE)
+    order).  Run from Python: a few compiled calls per line."""
+    cells, pos, locked, codes, state = work[:5]
     far = near + 1
     ar, ac = logical_cell(state, pos[a])
     xr, xc = logical_cell(state, pos[b])
     if not (xr > ar + 1 and ar > r0):
         return False
-    if move_tile(cells, pos, locked, codes, state, visited, parent, queue, a, ar, far, none):
+    if move_tile(*work, a, ar, far, NO_TILE, NO_TILE):
         lead_cell = pos[a]
         locked[lead_cell] = 1
-        ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, b, ar + 1, far, none)
+        ok = move_tile(*work, b, ar + 1, far, NO_TILE, NO_TILE)
         locked[lead_cell] = 0
         if ok:
-            move_tile_led(cells, pos, locked, codes, state, visited, parent, queue, a, r0, far, b, r0)
+            move_tile(*work, a, r0, far, b, r0)
     state[ERROR] = 0
     home_a = physical_cell(state, r0, near)
     home_b = physical_cell(state, r0, far)
@@ -96,11 +120,11 @@ def place_pair_mirrored(cells, pos, locked, codes, state, visited, parent, queue
     if cells[home_b] == a and cells[below] == b:
         locked[home_b] = 1
         locked[below] = 1
-        ok = route_blank(cells, pos, locked, codes, state, visited, parent, queue, r0, near, none, none)
+        ok = route_blank(*work, r0, near, NO_TILE, NO_TILE)
         locked[below] = 0
         if ok:
-            move_blank(cells, pos, codes, state, np.int64(RIGHT))  # a slides to its cell
-            move_blank(cells, pos, codes, state, np.int64(DOWN))  # b comes up into its cell
+            run_blank(cells, pos, codes, state, RIGHT, 1)  # a slides to its cell
+            run_blank(cells, pos, codes, state, DOWN, 1)  # b comes up into its cell
             locked[home_a] = 1
             locked[home_b] = 1
             return True
@@ -109,16 +133,15 @@ def place_pair_mirrored(cells, pos, locked, codes, state, visited, parent, queue
     return False
 
 
-@jit
-def place_pair(cells, pos, locked, codes, state, visited, parent, queue, r0, near, a, b, narrow):
+def place_pair(work, r0, near, a, b, narrow):
     """The last two tiles of row ``r0``: a (column ``near``) and b (right of
     it).  b goes into a's cell, a just below it, then two moves turn both
-    home; the corner cases play the fixed patterns."""
-    none = np.int64(NO_TILE)
+    home; the corner cases play the fixed patterns.  Run from Python."""
+    cells, pos, locked, codes, state = work[:5]
     far = near + 1
     home_a = physical_cell(state, r0, near)
     home_b = physical_cell(state, r0, far)
-    if not place_two(cells, pos, locked, codes, state, visited, parent, queue, b, r0, near, a, r0 + 1, near, r0, narrow):
+    if not place_two(*work, b, r0, near, a, r0 + 1, near, r0, narrow):
         return False
     locked[home_a] = 1
     ar, ac = logical_cell(state, pos[a])
@@ -128,58 +151,24 @@ def place_pair(cells, pos, locked, codes, state, visited, parent, queue, r0, nea
         play_pattern(cells, pos, codes, state, FIX_TRAPPED)
     elif ar == r0 and ac == far:
         # a in the far corner: the pair cannot be rotated in; fixed pattern.
-        if not route_blank(cells, pos, locked, codes, state, visited, parent, queue, r0 + 1, near, ar, ac):
+        if not route_blank(*work, r0 + 1, near, ar, ac):
             return False
         play_pattern(cells, pos, codes, state, FIX_CORNER)
     else:
         below = physical_cell(state, r0 + 1, near)
-        if not move_tile(cells, pos, locked, codes, state, visited, parent, queue, a, r0 + 1, near, none):
+        if not move_tile(*work, a, r0 + 1, near, NO_TILE, NO_TILE):
             return False
         locked[below] = 1
-        if not route_blank(cells, pos, locked, codes, state, visited, parent, queue, r0, far, none, none):
+        if not route_blank(*work, r0, far, NO_TILE, NO_TILE):
             return False
         locked[below] = 0
-        move_blank(cells, pos, codes, state, np.int64(LEFT))  # b slides to its cell
-        move_blank(cells, pos, codes, state, np.int64(DOWN))  # a comes up into its cell
+        run_blank(cells, pos, codes, state, LEFT, 1)  # b slides to its cell
+        run_blank(cells, pos, codes, state, DOWN, 1)  # a comes up into its cell
     locked[home_a] = 1
     locked[home_b] = 1
     return True
 
 
-@jit
-def solve_line(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, weight, home_label):
-    """Place row ``r0`` of the frame from column ``c0`` to the right edge.
-    The region below has at least two more rows.  ``home_label[p]`` is the
-    label that belongs in physical cell p."""
-    # The line's labels are consecutive (see placement_labels): find its
-    # tiles in the region once; from here on the moves keep their positions.
-    state[LINE_FIRST] = home_label[physical_cell(state, r0, c0)]
-    state[LINE_LAST] = state[LINE_FIRST] + state[FRAME_COLS] - 1 - c0
-    for r in range(r0, state[FRAME_ROWS]):
-        for c in range(c0, state[FRAME_COLS]):
-            p = physical_cell(state, r, c)
-            v = cells[p]
-            if v >= state[LINE_FIRST] and v <= state[LINE_LAST]:
-                pos[v] = p
-    ok, near = fill_line_ends(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, weight, home_label)
-    if not ok:
-        return False
-    home_a = physical_cell(state, r0, near)
-    home_b = physical_cell(state, r0, near + 1)
-    a = home_label[home_a]
-    b = home_label[home_b]
-    if cells[home_a] == a and cells[home_b] == b:
-        locked[home_a] = 1
-        locked[home_b] = 1
-        return True
-    narrow = state[FRAME_COLS] - c0 == 2
-    if narrow and place_pair_mirrored(cells, pos, locked, codes, state, visited, parent, queue, r0, near, a, b):
-        return True
-    # Otherwise the plain order copes with wherever they are.
-    return place_pair(cells, pos, locked, codes, state, visited, parent, queue, r0, near, a, b, narrow)
-
-
-@jit
 def placement_labels(m, n):
     """``home_label[p]``: the kernel's own label of the tile that belongs in
     flat cell p, numbered in the order the cells are placed (blank: 0).
@@ -189,30 +178,27 @@ def placement_labels(m, n):
     comparisons), instead of a write at a random place in a large array on
     every move."""
     home_label = np.empty(m * n, np.int64)
+    grid = home_label.reshape(m, n)
     rank = 0
-    r0 = 0
-    c0 = 0
+    r0 = c0 = 0
     while m - r0 > 2 or n - c0 > 2:
         if m - r0 >= n - c0:
-            for c in range(c0, n):
-                rank += 1
-                home_label[r0 * n + c] = rank
+            grid[r0, c0:] = np.arange(rank + 1, rank + 1 + n - c0)
+            rank += n - c0
             r0 += 1
         else:
-            for r in range(r0, m):
-                rank += 1
-                home_label[r * n + c0] = rank
+            grid[r0:, c0] = np.arange(rank + 1, rank + 1 + m - r0)
+            rank += m - r0
             c0 += 1
     for r in range(r0, m):
         for c in range(c0, n):
             if r != m - 1 or c != n - 1:
                 rank += 1
-                home_label[r * n + c] = rank
-    home_label[m * n - 1] = 0
+                grid[r, c] = rank
+    grid[m - 1, n - 1] = 0
     return home_label
 
 
-@jit
 def turn_last_square(cells, pos, codes, state, m, n, home_label):
     """The final 2 x 2, blank in its corner: one turn of its cycle at most.
     Returns False when it cannot be turned into place (a parity bug)."""
@@ -221,52 +207,49 @@ def turn_last_square(cells, pos, codes, state, m, n, home_label):
     bottom_left = top_left + n
     if cells[top_left] != home_label[top_left]:
         if cells[bottom_left] == home_label[top_left]:
-            play_pattern(cells, pos, codes, state, np.array([UP, LEFT, DOWN, RIGHT], np.int64))  # BL -> TL
+            play_pattern(cells, pos, codes, state, TURN_FROM_BELOW)
         else:
-            play_pattern(cells, pos, codes, state, np.array([LEFT, UP, RIGHT, DOWN], np.int64))  # TR -> TL
+            play_pattern(cells, pos, codes, state, TURN_FROM_RIGHT)
     return (cells[top_left] == home_label[top_left] and cells[top_right] == home_label[top_right]
             and cells[bottom_left] == home_label[bottom_left])
 
 
-@jit
 def solve_kernel(cells, m, n, codes, back, stats, limit, weight):
     """Solve the relabelled board ``cells`` (flat, int32; goal: cell i holds
     i + 1, blank last) in place (it is left in the kernel's own labels), then
     play ``back``.  Returns (moves, error code); codes beyond
     ``codes.shape[0]`` are counted, not stored.  ``stats`` receives the tile
     steps and the moves of the blank's routes.  With ``limit`` >= 0 the
-    kernel stops (ERR_BUDGET) after the first line that ends past ``limit``
-    moves."""
+    solver stops (ERR_BUDGET) after the first line that ends past ``limit``
+    moves.
+
+    The lines are driven from here, one compiled call or three per line
+    (about 600 calls for 300 x 300, small next to a line's work): no
+    compiled function holds the whole solver, so the first call compiles
+    each piece once and links the tile walk into few callers."""
     size = m * n
     home_label = placement_labels(m, n)
     kernel_label = np.empty(size, np.int32)  # default-goal label -> kernel label
     kernel_label[0] = 0
-    for p in range(size - 1):
-        kernel_label[p + 1] = home_label[p]
-    pos = np.zeros(size, np.int32)
+    kernel_label[1:] = home_label[: size - 1]
+    cells[:] = kernel_label[cells]
     state = np.zeros(STATE_SIZE, np.int64)
-    for i in range(size):
-        cells[i] = kernel_label[cells[i]]
-        if cells[i] == 0:
-            state[BLANK_CELL] = i
+    state[BLANK_CELL] = int(np.flatnonzero(cells == 0)[0])
     state[LINE_FIRST] = 1
     state[LINE_LAST] = 0
     state[CODE_CAPACITY] = codes.shape[0]
     state[ROW_STRIDE] = n
-    locked = np.zeros(size, np.uint8)
-    visited = np.zeros(size, np.int64)
-    parent = np.zeros(size, np.uint8)
-    queue = np.empty(size, np.int64)
-    r0 = np.int64(0)  # int64 from the start: see state.py
-    c0 = np.int64(0)
+    work = (cells, np.zeros(size, np.int64), np.zeros(size, np.uint8), codes, state,
+            np.zeros(size, np.int64), np.zeros(size, np.uint8), np.empty(size, np.int64))
+    r0 = c0 = 0
     while m - r0 > 2 or n - c0 > 2:
         if m - r0 >= n - c0:  # a row of the board
             state[TRANSPOSED], state[FRAME_ROWS], state[FRAME_COLS] = 0, m, n
-            ok = solve_line(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, weight, home_label)
+            ok = place_line(work, r0, c0, weight, home_label)
             r0 += 1
         else:  # a column: a row of the transposed frame
             state[TRANSPOSED], state[FRAME_ROWS], state[FRAME_COLS] = 1, n, m
-            ok = solve_line(cells, pos, locked, codes, state, visited, parent, queue, c0, r0, weight, home_label)
+            ok = place_line(work, c0, r0, weight, home_label)
             c0 += 1
         if not ok:
             return state[MOVE_COUNT], state[ERROR]
@@ -275,13 +258,28 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight):
             return state[MOVE_COUNT], state[ERROR]
     # Final 2 x 2: blank to its corner, then one turn of the cycle at most.
     state[TRANSPOSED], state[FRAME_ROWS], state[FRAME_COLS] = 0, m, n
-    none = np.int64(NO_TILE)
-    if not route_blank(cells, pos, locked, codes, state, visited, parent, queue, m - 1, n - 1, none, none):
+    if not route_blank(*work, m - 1, n - 1, NO_TILE, NO_TILE):
         return state[MOVE_COUNT], state[ERROR]
     stats[0] = state[TILE_STEPS]
     stats[1] = state[ROUTED_MOVES]
+    cells, pos, _, codes, state = work[:5]
     if not turn_last_square(cells, pos, codes, state, m, n, home_label):
         state[ERROR] = ERR_PARITY
         return state[MOVE_COUNT], state[ERROR]
     play_pattern(cells, pos, codes, state, back)  # from the corner to the goal's blank cell
     return state[MOVE_COUNT], state[ERROR]
+
+
+def place_line(work, r0, c0, weight, home_label):
+    """Place row ``r0`` of the frame from column ``c0`` on: its ends
+    (:func:`fill_line`), then its last two tiles as a pair."""
+    ok, near, done = fill_line(*work, r0, c0, weight, home_label)
+    if not ok or done:
+        return ok
+    a = home_label[physical_cell(work[4], r0, near)]
+    b = home_label[physical_cell(work[4], r0, near + 1)]
+    narrow = work[4][FRAME_COLS] - c0 == 2
+    if narrow and place_pair_mirrored(work, r0, near, a, b):
+        return True
+    # Otherwise the plain order copes with wherever they are.
+    return place_pair(work, r0, near, a, b, narrow)

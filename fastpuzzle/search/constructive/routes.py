@@ -14,29 +14,8 @@ from ..._jit import jit
 from ...moves import COL_STEP, ROW_STEP, step_cell
 from .state import (
     BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, UP,
-    cell_free, cell_free_unpacked, logical_cell, move_blank, physical_cell, run_blank,
+    cell_free_unpacked, frame_steps, logical_cell, physical_cell, run_blank,
 )  # fmt: skip
-
-
-@jit
-def lpath_clear(locked, state, r0, c0, r1, c1, across_first, xr, xc):
-    """Whether the L-shaped path (r0,c0) -> (r1,c1) is free (start excluded);
-    ``across_first``: along the row first, then along the column."""
-    sr = 1 if r1 > r0 else -1
-    sc = 1 if c1 > c0 else -1
-    r, c = r0, c0
-    for leg in range(2):
-        if (leg == 0) == across_first:
-            while c != c1:
-                c += sc
-                if not cell_free(locked, state, r, c, xr, xc):
-                    return False
-        else:
-            while r != r1:
-                r += sr
-                if not cell_free(locked, state, r, c, xr, xc):
-                    return False
-    return True
 
 
 @jit
@@ -67,6 +46,7 @@ def bfs_route(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, 
     queue[tail] = start
     tail += 1
     goal = physical_cell(state, tr, tc)
+    rows, cols, row_step, col_step = frame_steps(state)
     found = start == goal
     while head < tail and not found:
         p = queue[head]
@@ -77,7 +57,7 @@ def bfs_route(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, 
             nc = c + COL_STEP[d]
             if nr < rlo or nr > rhi or nc < clo or nc > chi:
                 continue
-            if not cell_free(locked, state, nr, nc, xr, xc):
+            if not cell_free_unpacked(locked, rows, cols, row_step, col_step, nr, nc, xr, xc):
                 continue
             q = physical_cell(state, nr, nc)
             if visited[q] == stamp:
@@ -100,8 +80,9 @@ def bfs_route(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, 
         k += 1
         r, c = logical_cell(state, p)
         p = physical_cell(state, r - ROW_STEP[d], c - COL_STEP[d])
+    one = np.int64(1)
     for i in range(k - 1, -1, -1):
-        move_blank(cells, pos, codes, state, queue[i])
+        run_blank(cells, pos, codes, state, queue[i], one)
     return True
 
 
@@ -112,19 +93,20 @@ def route_blank(cells, pos, locked, codes, state, visited, parent, queue, tr, tc
     br, bc = logical_cell(state, state[BLANK_CELL])
     if br == tr and bc == tc:
         return True
+    rows, cols, row_step, col_step = frame_steps(state)
     for across_first in (True, False):
-        if lpath_clear(locked, state, br, bc, tr, tc, across_first, xr, xc):
+        if lpath_clear_unpacked(locked, rows, cols, row_step, col_step, br, bc, tr, tc, across_first, xr, xc):
             lpath_walk(cells, pos, codes, state, br, bc, tr, tc, across_first)
             return True
     # One step aside, then an L-shaped path (goes round the tile).
     for d in range(4):
         wr = br + ROW_STEP[d]
         wc = bc + COL_STEP[d]
-        if not cell_free(locked, state, wr, wc, xr, xc):
+        if not cell_free_unpacked(locked, rows, cols, row_step, col_step, wr, wc, xr, xc):
             continue
         for across_first in (True, False):
-            if lpath_clear(locked, state, wr, wc, tr, tc, across_first, xr, xc):
-                move_blank(cells, pos, codes, state, d)
+            if lpath_clear_unpacked(locked, rows, cols, row_step, col_step, wr, wc, tr, tc, across_first, xr, xc):
+                run_blank(cells, pos, codes, state, d, np.int64(1))
                 lpath_walk(cells, pos, codes, state, wr, wc, tr, tc, across_first)
                 return True
     m = state[FRAME_ROWS]
@@ -147,7 +129,9 @@ def route_blank(cells, pos, locked, codes, state, visited, parent, queue, tr, tc
 
 @jit
 def lpath_clear_unpacked(locked, rows, cols, row_step, col_step, r0, c0, r1, c1, across_first, xr, xc):
-    """:func:`lpath_clear` with the frame unpacked (hot loop)."""
+    """Whether the L-shaped path (r0,c0) -> (r1,c1) is free (start
+    excluded); ``across_first``: along the row first, then along the column.
+    The frame comes unpacked (:func:`.state.frame_steps`)."""
     sr = 1 if r1 > r0 else -1
     sc = 1 if c1 > c0 else -1
     r, c = r0, c0

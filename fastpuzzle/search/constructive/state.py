@@ -92,43 +92,10 @@ def direction_code(dr, dc):
 
 
 @jit
-def record_move(codes, state, count, depth, capacity, code):
-    """Append a (physical) move code, or cancel it against the previous move
-    when that was its inverse (routes and patterns meet that way now and
-    then).  The ring in ``state`` remembers the last moves in every mode, so
-    counting and recording take identical decisions.  Returns the new
-    (count, depth)."""
-    if depth > 0 and state[RING + ((count - 1) & (RING_SIZE - 1))] == undo_code(code):
-        return count - 1, depth - 1
-    if count < capacity:
-        codes[count] = code
-    state[RING + (count & (RING_SIZE - 1))] = code
-    return count + 1, min(depth + 1, RING_SIZE)
-
-
-@jit
-def move_blank(cells, pos, codes, state, code):
-    """Move the blank one cell in logical direction ``code`` (no checks: the
-    callers only ask for legal moves)."""
-    if state[TRANSPOSED]:
-        code = transposed_code(code)
-    b = state[BLANK_CELL]
-    t = b + step_offset(code, state[ROW_STRIDE])
-    v = cells[t]
-    cells[b] = v
-    if v >= state[LINE_FIRST] and v <= state[LINE_LAST]:
-        pos[v] = b
-    cells[t] = 0
-    state[BLANK_CELL] = t
-    state[MOVE_COUNT], state[RING_DEPTH] = record_move(
-        codes, state, state[MOVE_COUNT], state[RING_DEPTH], state[CODE_CAPACITY], code
-    )
-
-
-@jit
 def run_blank(cells, pos, codes, state, code, k):
-    """``k`` moves of the blank in logical direction ``code`` (one call per
-    straight run: calls that pass arrays are not free)."""
+    """``k`` moves of the blank in logical direction ``code`` (no checks:
+    the callers only ask for legal moves).  Move codes are recorded into
+    ``codes`` while it has room, counted beyond."""
     if state[TRANSPOSED]:
         code = transposed_code(code)
     step = step_offset(code, state[ROW_STRIDE])
@@ -139,7 +106,7 @@ def run_blank(cells, pos, codes, state, code, k):
     capacity = state[CODE_CAPACITY]
     first = state[LINE_FIRST]
     last = state[LINE_LAST]
-    for _ in range(k):
+    for _ in range(k):  # one move of the blank, and record_move written out
         t = b + step
         v = cells[t]
         cells[b] = v
@@ -147,7 +114,10 @@ def run_blank(cells, pos, codes, state, code, k):
             pos[v] = b
         cells[t] = 0
         b = t
-        # record_move, written out: a call that passes arrays costs more than a move
+        # Cancel against the previous move when that was its inverse (routes
+        # and patterns meet that way now and then).  The ring in ``state``
+        # remembers the last moves in every mode, so counting and recording
+        # take identical decisions.
         if depth > 0 and state[RING + ((count - 1) & (RING_SIZE - 1))] == undo:
             count -= 1
             depth -= 1
@@ -163,28 +133,27 @@ def run_blank(cells, pos, codes, state, code, k):
     state[RING_DEPTH] = depth
 
 
-@jit
 def play_pattern(cells, pos, codes, state, pattern):
-    """Play a fixed sequence of logical move codes."""
-    for i in range(pattern.shape[0]):
-        move_blank(cells, pos, codes, state, pattern[i])
+    """Play a fixed sequence of logical move codes (from Python: the
+    patterns are short and rare)."""
+    for code in pattern:
+        run_blank(cells, pos, codes, state, int(code), 1)
 
 
 @jit
-def cell_free(locked, state, r, c, xr, xc):
-    """Whether the blank may enter logical cell (r, c): on the board, not
-    locked, not the tile being moved (xr, xc)."""
-    if r < 0 or c < 0 or r >= state[FRAME_ROWS] or c >= state[FRAME_COLS]:
-        return False
-    if r == xr and c == xc:
-        return False
-    return locked[physical_cell(state, r, c)] == 0
+def frame_steps(state):
+    """The frame unpacked into scalars: (rows, cols, row step, column step);
+    logical (r, c) is flat cell ``r * row_step + c * col_step``."""
+    if state[TRANSPOSED]:
+        return state[FRAME_ROWS], state[FRAME_COLS], np.int64(1), state[ROW_STRIDE]
+    return state[FRAME_ROWS], state[FRAME_COLS], state[ROW_STRIDE], np.int64(1)
 
 
 @jit
 def cell_free_unpacked(locked, rows, cols, row_step, col_step, r, c, xr, xc):
-    """:func:`cell_free` with the frame unpacked into scalars (hot loop):
-    logical (r, c) is flat cell ``r * row_step + c * col_step``."""
+    """Whether the blank may enter logical cell (r, c): on the board, not
+    locked, not the tile being moved (xr, xc).  The frame comes unpacked
+    (:func:`frame_steps`)."""
     if r < 0 or c < 0 or r >= rows or c >= cols:
         return False
     if r == xr and c == xc:

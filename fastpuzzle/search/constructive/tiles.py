@@ -17,7 +17,7 @@ from .routes import route_blank, short_path
 from .state import (
     BLANK_CELL, CODE_CAPACITY, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LINE_FIRST, LINE_LAST,
     MOVE_COUNT, NO_TILE, RING, RING_DEPTH, RING_SIZE, ROUTED_MOVES, ROW_STRIDE, TILE_STEPS, TRANSPOSED,
-    cell_free_unpacked, direction_code, l1, logical_cell, physical_cell,
+    cell_free_unpacked, direction_code, frame_steps, l1, logical_cell, physical_cell,
 )  # fmt: skip
 
 
@@ -33,8 +33,8 @@ def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, 
     none = np.int64(NO_TILE)
     gated = False
     best = INFINITE
-    dr = 0
-    dc = 0
+    dr = np.int64(0)  # int64 from the start: see state.py
+    dc = np.int64(0)
     for axis in range(2):
         if axis == 0:
             if xr == tr:
@@ -131,7 +131,7 @@ def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, x
     return k
 
 
-@jit(inline="always")  # inlined into the hot loop of move_tile
+@jit
 def play_moves(cells, pos, codes, state, moves, k, blank, count, depth, frame):
     """Play logical ``moves[:k]`` from the blank at flat ``blank`` with
     ``count`` moves made and ``depth`` of them in the ring; returns the new
@@ -165,8 +165,8 @@ def play_moves(cells, pos, codes, state, moves, k, blank, count, depth, frame):
     return blank, count, depth
 
 
-@jit(inline="always")  # the body of move_tile and move_tile_led
-def walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate):
+@jit
+def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate):
     """Bring tile ``label`` to logical (tr, tc), one step at a time.
 
     Of the (at most two) steps that shorten the tile's distance, take the one
@@ -182,14 +182,7 @@ def walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
     target, not beside it), :data:`NO_TILE` for none.  Callers pass every
     argument as int64 (see :mod:`.state`).
     """
-    rows = state[FRAME_ROWS]
-    cols = state[FRAME_COLS]
-    if state[TRANSPOSED]:
-        row_step = 1
-        col_step = state[ROW_STRIDE]
-    else:
-        row_step = state[ROW_STRIDE]
-        col_step = 1
+    rows, cols, row_step, col_step = frame_steps(state)
     moves = np.empty(16, np.int64)
     frame = (state[TRANSPOSED], state[ROW_STRIDE], state[CODE_CAPACITY], state[LINE_FIRST], state[LINE_LAST])
     blank = state[BLANK_CELL]
@@ -266,23 +259,11 @@ def walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
 
 
 @jit
-def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, gate):
-    """:func:`walk_tile` alone: most calls.  The constant folds the
-    follower's code away (a faster loop)."""
-    return walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, NO_TILE, gate)
-
-
-@jit
-def move_tile_led(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate):
-    """:func:`walk_tile` with a ``follow``-er and/or a ``gate`` (int64 values)."""
-    return walk_tile(cells, pos, locked, codes, state, visited, parent, queue, label, tr, tc, follow, gate)
-
-
-@jit
-def join_tiles(cells, pos, locked, codes, state, visited, parent, queue, mover, anchor, tr, tc, front):
-    """Bring tile ``mover`` next to tile ``anchor`` (held still), on the side
-    nearest the mover; ``front`` > 0 prefers the side toward (tr, tc), < 0
-    the side away from it."""
+def join_cell(pos, locked, state, mover, anchor, tr, tc, front):
+    """The cell next to tile ``anchor`` where tile ``mover`` should join it:
+    on the side nearest the mover; ``front`` > 0 prefers the side toward
+    (tr, tc), < 0 the side away from it.  Returns logical (r, c), r < 0 when
+    every side is locked."""
     ar, ac = logical_cell(state, pos[anchor])
     xr, xc = logical_cell(state, pos[mover])
     rows = state[FRAME_ROWS]
@@ -304,14 +285,7 @@ def join_tiles(cells, pos, locked, codes, state, visited, parent, queue, mover, 
             best = cost
             cr = r
             cc = c
-    if cr < 0:
-        return False
-    anchor_cell = pos[anchor]
-    locked[anchor_cell] = 1
-    none = np.int64(NO_TILE)
-    ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, mover, cr, cc, none)
-    locked[anchor_cell] = 0
-    return ok
+    return cr, cc
 
 
 @jit
@@ -344,21 +318,26 @@ def place_two(cells, pos, locked, codes, state, visited, parent, queue, lead, tr
         if xr + 1 >= state[FRAME_ROWS] or yr <= xr:
             join_lead = INFINITE  # no room behind, or the follower is ahead
     if alone <= join_lead and alone <= join_follow:
-        return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, gate)
-    if narrow:
-        ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, xr, tc, none)
-        if ok:
-            lead_cell = pos[lead]
-            locked[lead_cell] = 1
-            ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, follow, xr + 1, tc, none)
-            locked[lead_cell] = 0
-    elif join_lead <= join_follow:
-        ok = join_tiles(cells, pos, locked, codes, state, visited, parent, queue, follow, lead, tr, tc, np.int64(-1))
+        return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, none, gate)
+    # The mover comes next to the anchor, held still, then the pair travels.
+    if narrow:  # the leader into the target column, the follower right behind it
+        anchor, mover, cr, cc = lead, follow, xr + 1, tc
+        ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, xr, tc, none, none)
     else:
-        ok = join_tiles(cells, pos, locked, codes, state, visited, parent, queue, lead, follow, tr, tc, np.int64(1))
+        if join_lead <= join_follow:
+            anchor, mover, front = lead, follow, -1
+        else:
+            anchor, mover, front = follow, lead, 1
+        cr, cc = join_cell(pos, locked, state, mover, anchor, tr, tc, np.int64(front))
+        ok = cr >= 0
+    if ok:
+        anchor_cell = pos[anchor]
+        locked[anchor_cell] = 1
+        ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, mover, cr, cc, none, none)
+        locked[anchor_cell] = 0
     if not ok:
         # The anchored tile walled the mover off: no harm done (every move
         # made was legal), bring the leader alone.
         state[ERROR] = 0
-        return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, gate)
-    return move_tile_led(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, gate)
+        return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, none, gate)
+    return move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, gate)
