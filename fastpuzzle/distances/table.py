@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..boards import BoardError, as_boards, as_goal
-from ..pdb import cache_dir, save_atomic
+from ..search.pdb.heuristic import save_atomic
+from ..search.pdb.store import cache_dir
 from .index import ranks_in_range
 from .ranking import StateSpace
 from .search import UNSEEN, bfs, histogram
