@@ -1,6 +1,6 @@
 """Board files and the command line: streaming ``check`` and the judge format.
 
-    python bench/bench_io.py [--quick] [--boards N] [--dir DIR]
+    python bench/bench_io.py [--quick] [--boards N] [--dir DIR] [--only check|judge]
 
 1. ``fastpuzzle check FILE.npy --summary`` on a file of N random 4x4 boards
    (default 100,000,000 = 1.6 GB; quick: 10,000,000), run as a separate
@@ -12,13 +12,17 @@
    ``python -m fastpuzzle reach --judge`` (start-up included), against a C
    program reading with ``scanf`` (``bench/judge_scanf.c``, compiled here
    with ``cc -O2`` when a compiler exists).  Both answers are compared.
-   ``ratio`` = C seconds / our seconds (>= 1: at least as fast).
+   The two programs alternate run by run; ``ratio`` = median C seconds /
+   median our seconds (>= 1: at least as fast), for wall time and for CPU
+   time (user + system, steadier on a shared machine), with our start-up
+   alone (the same command on an empty input) beside it.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -120,20 +124,24 @@ def _make_judge_input(path, cases=20, n=499):
             f.write(format_boards(random_permutations(n, n, count=2, seed=1000 + k), "grids"))
 
 
-def _time_cmd(cmd, stdin_path, repeats, env=None):
-    times, out = [], None
-    for _ in range(repeats):
-        with open(stdin_path, "rb") as f:
-            t = time.perf_counter()
-            proc = subprocess.run(cmd, stdin=f, capture_output=True, env=env, cwd=ROOT)
-            times.append(time.perf_counter() - t)
-        if proc.returncode != 0:
-            raise RuntimeError(f"{cmd[0]} failed: {proc.stderr.decode()[-500:]}")
-        out = proc.stdout
-    return float(np.median(times)), out
+def _run_timed(cmd, stdin_path, env=None):
+    """``(wall seconds, CPU seconds, stdout)`` of one run; CPU time (user +
+    system of the child) moves less with the neighbours' load than wall time."""
+    with open(stdin_path, "rb") as f:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        proc = subprocess.run(cmd, stdin=f, capture_output=True, env=env, cwd=ROOT)
+        elapsed = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} failed: {proc.stderr.decode()[-500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu, proc.stdout
 
 
 def bench_judge(workdir, repeats):
+    """Ours and C alternate run by run, so a change in the neighbours' load
+    hits both; ratio = median C seconds / median ours."""
     path = os.path.join(workdir, "bench_judge.txt")
     exe = os.path.join(workdir, "judge_scanf")
     try:
@@ -141,14 +149,26 @@ def bench_judge(workdir, repeats):
         mb = os.path.getsize(path) / 1e6
         cmd = [sys.executable, "-m", "fastpuzzle", "reach", "--judge"]
         subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, env=_env(), cwd=ROOT)  # warm the cache
-        t_ours, ours = _time_cmd(cmd, path, repeats, _env())
         cc = shutil.which("cc") or shutil.which("gcc")
-        t_c = None
         if cc:
             subprocess.run([cc, "-O2", "-o", exe, str(ROOT / "bench" / "judge_scanf.c")], check=True)
-            t_c, theirs = _time_cmd([exe], path, repeats)
-            if theirs != ours:
-                raise AssertionError("the C baseline and fastpuzzle disagree on the judge input")
+        ours_s, c_s, ours_cpu, c_cpu, start_cpu = [], [], [], [], []
+        for _ in range(repeats):
+            start_cpu.append(_run_timed(cmd, os.devnull, _env())[1])  # the same command on an empty input
+            t, cpu, ours = _run_timed(cmd, path, _env())
+            ours_s.append(t)
+            ours_cpu.append(cpu)
+            if cc:
+                t, cpu, theirs = _run_timed([exe], path)
+                c_s.append(t)
+                c_cpu.append(cpu)
+                if theirs != ours:
+                    raise AssertionError("the C baseline and fastpuzzle disagree on the judge input")
+        t_ours = float(np.median(ours_s))
+        t_c = float(np.median(c_s)) if cc else None
+        cpu_ours = float(np.median(ours_cpu))
+        cpu_c = float(np.median(c_cpu)) if cc else None
+        startup_cpu = float(np.median(start_cpu))
     finally:
         for p in (path, exe):
             if os.path.exists(p):
@@ -156,14 +176,19 @@ def bench_judge(workdir, repeats):
     answers = ours.decode().split()
     return [row(FAMILY, f"judge 20 cases n=499 ({mb:.0f} MB), start-up included", t_ours, "s",
                 (t_c / t_ours) if t_c else None, f"C scanf {t_c:.2f} s" if t_c else "C scanf: no compiler here",
-                f"{answers.count('TAK')} TAK / {answers.count('NIE')} NIE, answers equal to C; ratio = C s / ours")]
+                f"{answers.count('TAK')} TAK / {answers.count('NIE')} NIE, answers equal to C; ratio = C s / ours, "
+                f"median of {repeats}, runs alternating"),
+            row(FAMILY, "judge, CPU time (user + system)", cpu_ours, "s", (cpu_c / cpu_ours) if cpu_c else None,
+                f"C scanf {cpu_c:.2f} s CPU" if cpu_c else "C scanf: no compiler here",
+                f"of ours, {startup_cpu:.2f} s is start-up (the same command on an empty input)")]
 
 
-def run(quick: bool = False, boards: int | None = None, workdir: str | None = None) -> list[dict]:
+def run(quick: bool = False, boards: int | None = None, workdir: str | None = None, only: str | None = None) -> list[dict]:
     count = boards or (10_000_000 if quick else 100_000_000)
     workdir = workdir or tempfile.gettempdir()
-    rows = bench_check(workdir, count)
-    rows += bench_judge(workdir, 3 if quick else 5)
+    rows = bench_check(workdir, count) if only in (None, "check") else []
+    if only in (None, "judge"):
+        rows += bench_judge(workdir, 3 if quick else 5)
     return rows
 
 
@@ -172,6 +197,7 @@ if __name__ == "__main__":
     ap.add_argument("--quick", action="store_true", help="10,000,000 boards, fewer repeats")
     ap.add_argument("--boards", type=int, help="boards in the .npy file (default 10^8, quick 10^7)")
     ap.add_argument("--dir", help="where to write the temporary files (default: the temp dir)")
+    ap.add_argument("--only", choices=("check", "judge"), help="run one of the two benchmarks")
     args = ap.parse_args()
     print_header("board files: streaming check and the judge format")
-    print_rows(run(args.quick, args.boards, args.dir))
+    print_rows(run(args.quick, args.boards, args.dir, args.only))

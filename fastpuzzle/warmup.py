@@ -87,7 +87,9 @@ def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = T
     Examples
     --------
     >>> report = warm_kernels(3, 3, judge=False, solver=False)
-    >>> report.seconds >= 0 and report.compiled + report.loaded > 0
+    >>> report.seconds >= 0 and report.compiled >= 0 and report.loaded >= 0
+    True
+    >>> report.message().startswith(("compiling kernels", "kernels loaded"))
     True
     """
     from .boards import goal_board

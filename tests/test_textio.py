@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fastpuzzle.generate import random_permutations, random_solvable
+from fastpuzzle.io.judge import judge_verdicts
 from fastpuzzle.textio import (
     BoardFileError,
     NpyWriter,
@@ -20,7 +21,7 @@ from fastpuzzle.textio import (
     write_boards,
 )
 
-from .naive import naive_judge, naive_parse_grid_text
+from .naive import naive_judge, naive_judge_by_cycles, naive_parse_grid_text
 
 
 @settings(max_examples=150, deadline=None)
@@ -213,6 +214,27 @@ def test_judge_large_case_matches_core_reachable(rng):
         a, b = rng.permutation(n * n).reshape(n, n), rng.permutation(n * n).reshape(n, n)
         text = f"{n}\n" + format_boards(np.stack([a, b]), "grids").decode()
         assert judge(text.encode()) == ["TAK" if reachable(a, b) else "NIE"]
+
+
+def test_judge_tree_levels_match_cycle_reference(rng):
+    """Sides where the parity tree gains a level (N = 64, 65, 4096, 4225,
+    249001, 263169 cells: one to four levels), several cases of different
+    sizes in one input, against the O(N) cycle-count reference."""
+    sides = [8, 9, 2, 64, 65, 499, 513, 3]
+    text = "".join(f"{n}\n" + format_boards(np.stack([rng.permutation(n * n).reshape(n, n) for _ in range(2)]), "grids").decode()
+                   for n in sides) + "1\n0\n0\n"
+    assert judge(text.encode()) == naive_judge_by_cycles(text)
+    assert judge_verdicts(text.encode()).tolist() == [int(a == "TAK") for a in naive_judge_by_cycles(text)]
+
+
+def test_judge_duplicate_deep_in_a_large_grid(rng):
+    n = 65
+    a, b = rng.permutation(n * n), rng.permutation(n * n)
+    b[4000] = b[7]
+    text = f"{n}\n" + " ".join(map(str, a)) + "\n" + " ".join(map(str, b[:2000])) + "\n" + " ".join(map(str, b[2000:])) + "\n"
+    what = "the blank \\(0\\)" if b[7] == 0 else f"tile {b[7]}"
+    with pytest.raises(BoardFileError, match=f"line 4 \\(case 1\\): second grid holds {what} twice"):
+        judge(text.encode(), "x")
 
 
 def test_judge_errors_name_the_case():

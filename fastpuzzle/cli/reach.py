@@ -51,13 +51,15 @@ def run(args) -> int:
 
 
 def _judge(args):
-    from ..io.judge import judge
+    # only the judge's own modules: start-up is part of every judged run
+    from ..io.judge import judge_verdicts
     from ..io.source import read_input
 
     if args.a is not None and args.b is not None:
         raise CLIError("reach --judge reads one input (a file or '-' for standard input), not two boards")
     source = args.a or "-"
-    data, name = read_input(source, input_name(source))
-    sys.stdout.write("".join(answer + "\n" for answer in judge(data, name)))
+    data, name = read_input(source, input_name(source))  # a regular file is memory-mapped, not copied
+    verdicts = judge_verdicts(data, name)
+    sys.stdout.write("".join(("NIE\n", "TAK\n")[v] for v in verdicts.tolist()))
     sys.stdout.flush()
     return 0

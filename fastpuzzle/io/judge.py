@@ -1,10 +1,19 @@
 """The judge format: ``n``, then two ``n x n`` grids, repeated; answer ``TAK`` or ``NIE`` per case.
 
-The input of the classic reachability problem.  A compiled kernel parses the
-raw bytes and answers each case in the same pass.  Before a case's buffers
-are allocated, its ``n`` is checked against the bytes left in the input (two
-grids of ``n*n`` numbers take at least ``4*n*n - 1`` bytes), so a lone
-``30000`` is refused at once instead of allocating a gigabyte.
+The input of the classic reachability problem.  One compiled pass over the
+raw bytes (a memory-mapped file is read in place, never copied) parses every
+number and folds it at once into the case's parity tree, so no grid is
+stored: the tree is a seen-mask of the values (``n*n`` bits) plus, per level
+up, one parity bit per block of ``64**l`` values, and the tiles seen before a
+value that are larger than it are the bits above it, word by word up the
+tree (the layout of :func:`fastpuzzle.inversion_kernels.tree_levels`).  Its
+top word lives in a register.  The seen-mask also validates: a value whose
+bit is already set is a duplicate, found at the very number that repeats.
+
+Before a case's buffers are allocated, its ``n`` is checked against the
+bytes left in the input (two grids of ``n*n`` numbers take at least
+``4*n*n`` bytes after ``n``), so a lone ``30000`` is refused at once instead
+of allocating a gigabyte.
 """
 
 from __future__ import annotations
@@ -12,23 +21,39 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from ..inversion_kernels import _invariant_tree, _popcount64, tree_levels
+from ..boards import cell_colours
+from ..inversion_kernels import parity64, tree_levels
 from .errors import BoardFileError
 from .source import strip_bom
-from .text import parse_text
 
-__all__ = ["judge", "JUDGE_MAX_SIDE"]
+__all__ = ["judge", "judge_verdicts", "JUDGE_MAX_SIDE"]
 
 _J_OK, _J_CHAR, _J_SIDE, _J_EOF, _J_RANGE, _J_DUP, _J_BIG = 0, 1, 2, 3, 4, 5, 6
 
-#: Largest judge board side (n*n cells must fit the uint32 grid buffer).
+#: Largest judge board side (n*n cells are counted in int64, the tree in uint64 words).
 JUDGE_MAX_SIDE = 46340
 _JUDGE_MAX_SIDE = JUDGE_MAX_SIDE  # the kernel's global
 
 
-@jit
+@jit(inline="always")
 def _is_space(c):
     return c == 32 or c == 10 or c == 13 or c == 9
+
+
+@jit(inline="always")
+def _number(buf, pos, cap):
+    """``(value, end)`` of the digits at ``buf[pos:]``; the value stops growing
+    past ``cap`` (so it cannot overflow) and ``end == pos`` means no digit."""
+    L = buf.shape[0]
+    v = 0
+    while pos < L:
+        d = np.int64(buf[pos]) - 48
+        if d < 0 or d > 9:
+            break
+        if v <= cap:
+            v = v * 10 + d
+        pos += 1
+    return v, pos
 
 
 @jit
@@ -44,14 +69,7 @@ def _scan_short_case(buf, pos, N, case, err):
             err[0], err[1], err[2], err[3], err[4] = _J_EOF, case, pos, k // N, k
             return
         start = pos
-        v = 0
-        while pos < L:
-            e = np.int64(buf[pos]) - 48
-            if e < 0 or e > 9:
-                break
-            if v < N:
-                v = v * 10 + e
-            pos += 1
+        v, pos = _number(buf, pos, N)
         if pos == start or (pos < L and not _is_space(buf[pos])):
             err[0], err[1], err[2], err[3] = _J_CHAR, case, pos, k // N
             return
@@ -62,42 +80,80 @@ def _scan_short_case(buf, pos, N, case, err):
 
 
 @jit
+def _read_grid(buf, pos, N, words, offsets, case, g, err):
+    """Parse one grid of ``N`` numbers at ``buf[pos:]`` into the parity tree.
+
+    Returns ``(end, acc, blank)``: the position after the grid, an XOR
+    accumulator whose popcount parity is the grid's inversion parity (the
+    blank counted as the smallest value) and the blank's cell; ``end < 0``
+    on an error (described in ``err``).
+    """
+    L = buf.shape[0]
+    top = offsets.shape[0] - 2  # the top level: one word, kept in a register (if above level 0)
+    for w in range(offsets[max(top, 1)]):
+        words[w] = 0
+    top_word = np.uint64(0)
+    acc = np.uint64(0)
+    blank = 0
+    for i in range(N):
+        while pos < L and _is_space(buf[pos]):
+            pos += 1
+        if pos >= L:
+            err[0], err[1], err[2], err[3], err[4] = _J_EOF, case, pos, g, g * N + i
+            return -1, acc, blank
+        start = pos
+        v, pos = _number(buf, pos, N)
+        if pos == start or (pos < L and not _is_space(buf[pos])):
+            err[0], err[1], err[2], err[3] = _J_CHAR, case, pos, g
+            return -1, acc, blank
+        if v >= N:  # beyond N the value is refused; the message re-reads its digits
+            err[0], err[1], err[2], err[3], err[4] = _J_RANGE, case, start, g, v
+            return -1, acc, blank
+        k = v >> 6
+        bit = np.uint64(v & 63)
+        word = words[k]
+        if (word >> bit) & np.uint64(1):
+            err[0], err[1], err[2], err[3], err[4] = _J_DUP, case, start, g, v
+            return -1, acc, blank
+        acc ^= word >> bit  # values above v in its own word
+        words[k] = word | (np.uint64(1) << bit)
+        if v == 0:
+            blank = i
+        p = k  # v's block at the level above
+        for level in range(1, top):
+            k = offsets[level] + (p >> 6)
+            bit = np.uint64(p & 63)
+            acc ^= (words[k] >> bit) >> np.uint64(1)  # blocks above v's in the same word
+            words[k] ^= np.uint64(1) << bit
+            p >>= 6
+        if top > 0:
+            acc ^= (top_word >> np.uint64(p)) >> np.uint64(1)
+            top_word ^= np.uint64(1) << np.uint64(p)
+    return pos, acc, blank
+
+
+@jit
 def _judge_case(buf, pos, case, scratch, err):
     """Parse and answer the case whose ``n`` starts at or after ``buf[pos]``.
 
-    ``buf`` must end with white space (a sentinel: digit loops need no bounds
-    check).  Each grid is parsed into the compact ``uint32`` buffer
-    ``cells`` with a range check, then the core branch-free parity-tree kernel
-    (:func:`fastpuzzle.inversion_kernels._invariant_tree`) gives its
-    invariant: inversion parity XOR the colour (row + col) of the blank's
-    cell, conserved by every move and different between the two components
-    of the state graph (n >= 2; for n = 1 both grids are the lone blank).  The
-    tree's bottom level is the set of values seen, so a grid is a permutation
-    iff it has ``n*n`` bits set: duplicates cost one popcount pass over
-    ``n*n/64`` words.
-
-    ``scratch`` = (cells, colour, words, offsets, n of colour) is reused
-    between cases of the same size.  Returns ``(answer, new_pos, scratch)``:
-    1 = TAK, 0 = NIE, -1 = end of input, -2 = error, with ``err`` =
-    [code, case, byte position, grid, value] (for a duplicate: the grid's
-    first and last byte in ``err[2]``, ``err[4]``).
+    The invariant of a grid -- inversion parity (blank as the smallest value)
+    XOR the colour (row + col) of the blank's cell -- is conserved by every
+    move and differs between the two components of the state graph (n >= 2;
+    for n = 1 both grids are the lone blank), so the answer is TAK iff the
+    two invariants match.  ``scratch`` = (tree words, tree offsets, cell
+    colours, n) is reused between cases of the same size.  Returns
+    ``(answer, new_pos, scratch)``: 1 = TAK, 0 = NIE, -1 = end of input,
+    -2 = error, with ``err`` = [code, case, byte position, grid, value].
     """
-    cells, colour, words, offsets, cur_n = scratch
+    words, offsets, colour, cur_n = scratch
     L = buf.shape[0]
     while pos < L and _is_space(buf[pos]):
         pos += 1
     if pos >= L:
         return -1, pos, scratch
     start = pos
-    n = 0
-    while True:
-        e = np.int64(buf[pos]) - 48
-        if e < 0 or e > 9:
-            break
-        if n <= _JUDGE_MAX_SIDE:
-            n = n * 10 + e
-        pos += 1
-    if pos == start or not _is_space(buf[pos]):
+    n, pos = _number(buf, pos, _JUDGE_MAX_SIDE)
+    if pos == start or (pos < L and not _is_space(buf[pos])):
         err[0], err[1], err[2] = _J_CHAR, case, pos
         return -2, pos, scratch
     if n < 1:
@@ -111,49 +167,19 @@ def _judge_case(buf, pos, case, scratch, err):
         _scan_short_case(buf, pos, N, case, err)
         return -2, pos, scratch
     if n != cur_n:
-        cur_n = n
-        if cells.shape[0] < N:
-            cells = np.empty(N, np.uint32)
-        colour = np.empty(N, np.uint8)
-        for i in range(N):
-            colour[i] = ((i // n) + (i % n)) & 1
         offsets = tree_levels(N)
-        words = np.empty(offsets[offsets.shape[0] - 1], np.uint64)
-        scratch = (cells, colour, words, offsets, cur_n)
-    grid = cells[:N]
-    inv = 0
-    for g in range(2):
-        grid_start = pos
-        for i in range(N):
-            while pos < L and _is_space(buf[pos]):
-                pos += 1
-            if pos >= L:
-                err[0], err[1], err[2], err[3], err[4] = _J_EOF, case, pos, g, g * N + i
-                return -2, pos, scratch
-            start = pos
-            v = 0
-            while True:
-                e = np.int64(buf[pos]) - 48
-                if e < 0 or e > 9:
-                    break
-                if v < N:  # beyond N the value is refused; the message re-reads its digits
-                    v = v * 10 + e
-                pos += 1
-            if pos == start or not _is_space(buf[pos]):
-                err[0], err[1], err[2], err[3] = _J_CHAR, case, pos, g
-                return -2, pos, scratch
-            if v >= N:
-                err[0], err[1], err[2], err[3], err[4] = _J_RANGE, case, start, g, v
-                return -2, pos, scratch
-            grid[i] = v
-        inv ^= _invariant_tree(grid, colour, words, offsets)
-        seen = 0
-        for w in range(offsets[1]):
-            seen += _popcount64(words[w])
-        if seen != N:
-            err[0], err[1], err[2], err[3], err[4] = _J_DUP, case, grid_start, g, pos
-            return -2, pos, scratch
-    return (1 if inv == 0 else 0), pos, scratch
+        if words.shape[0] < offsets[offsets.shape[0] - 1]:
+            words = np.empty(offsets[offsets.shape[0] - 1], np.uint64)
+        colour = cell_colours(n, n)
+        scratch = (words, offsets, colour, n)
+    pos, acc_a, blank_a = _read_grid(buf, pos, N, words, offsets, case, 0, err)
+    if pos < 0:
+        return -2, err[2], scratch
+    pos, acc_b, blank_b = _read_grid(buf, pos, N, words, offsets, case, 1, err)
+    if pos < 0:
+        return -2, err[2], scratch
+    differ = parity64(acc_a ^ acc_b) ^ colour[blank_a] ^ colour[blank_b]
+    return (1 if differ == 0 else 0), pos, scratch
 
 
 @jit
@@ -162,25 +188,13 @@ def _judge_bytes(buf, out, err):
     Returns the number of cases; stops at the first error (``err[0] != 0``)."""
     pos = 0
     case = 0
-    scratch = (np.empty(0, np.uint32), np.empty(0, np.uint8), np.empty(0, np.uint64), np.zeros(2, np.int64), -1)
+    scratch = (np.empty(0, np.uint64), np.zeros(2, np.int64), np.zeros(1, np.uint8), -1)
     while True:
         ans, pos, scratch = _judge_case(buf, pos, case, scratch, err)
         if ans < 0:
             return case
         out[case] = ans
         case += 1
-
-
-def _duplicate_message(buf, lo, hi):
-    """(line, value) of the first repeated value in the grid text ``buf[lo:hi]``."""
-    vals, counts = parse_text(buf[lo:hi])
-    first = {}
-    for k, v in enumerate(vals.tolist()):
-        if v in first:
-            tok_line = int(np.searchsorted(np.cumsum(np.maximum(counts, 0)), k, side="right"))
-            return int(np.count_nonzero(buf[:lo] == 10)) + 1 + tok_line, v
-        first[v] = k
-    return int(np.count_nonzero(buf[:lo] == 10)) + 1, -1
 
 
 def _token(buf, pos) -> str:
@@ -211,12 +225,26 @@ def judge(data, name="<stdin>") -> list[str]:
     The input is repeated until its end: ``n``, then two ``n x n`` grids
     (0 = blank).  Each grid is validated (a permutation of ``0..n*n-1``); bad
     input raises :class:`~fastpuzzle.io.errors.BoardFileError` naming the
-    line, the case and the problem.  A leading UTF-8 byte order mark is skipped.
+    line, the case and the problem.  A leading UTF-8 byte order mark is
+    skipped.  A ``uint8`` array (a memory-mapped file) is read in place.
 
     Examples
     --------
     >>> judge(b"3\\n1 2 3\\n4 5 6\\n7 8 0\\n1 2 3\\n4 5 6\\n8 7 0\\n2\\n1 2\\n3 0\\n0 1\\n3 2\\n")
     ['NIE', 'TAK']
+    """
+    verdicts = judge_verdicts(data, name)
+    return ["TAK" if v else "NIE" for v in verdicts.tolist()]
+
+
+def judge_verdicts(data, name="<stdin>") -> np.ndarray:
+    """:func:`judge` as a ``uint8`` array (1 = TAK, 0 = NIE), for writers
+    that format many answers at once.
+
+    Examples
+    --------
+    >>> judge_verdicts(b"2\\n1 2\\n3 0\\n0 1\\n3 2\\n").tolist()
+    [1]
     """
     if not isinstance(data, (bytes, bytearray, memoryview, np.ndarray)):
         raise TypeError(f"judge reads bytes (or a uint8 array), got {type(data).__name__}")
@@ -224,20 +252,16 @@ def judge(data, name="<stdin>") -> list[str]:
     if buf.dtype != np.uint8 or buf.ndim != 1:
         raise TypeError(f"judge reads bytes or a one-dimensional uint8 array, got {buf.dtype} of {buf.ndim} dimension(s)")
     buf = strip_bom(buf)
-    if buf.shape[0] and int(buf[-1]) not in (32, 10, 13, 9):
-        buf = np.concatenate([buf, np.frombuffer(b"\n", np.uint8)])  # the kernel wants a trailing sentinel
     out = np.empty(buf.shape[0] // 5 + 1, np.uint8)  # a case takes at least 5 bytes ("1 0 0")
     err = np.zeros(5, np.int64)
     k = _judge_bytes(buf, out, err)
     if err[0] != _J_OK:
         code, case, pos, grid, value = (int(v) for v in err)
         line = int(np.count_nonzero(buf[:pos] == 10)) + 1
-        if code == _J_DUP:
-            line, value = _duplicate_message(buf, pos, value)
         facts = {"value": value, "grid": grid, "which": "first" if grid == 0 else "second",
                  "byte": _describe_byte(buf, pos), "token": _token(buf, pos) if pos < buf.shape[0] else ""}
         raise BoardFileError(name, _REASONS[code](facts), line=line, case=case + 1)
-    return ["TAK" if v else "NIE" for v in out[:k]]
+    return out[:k]
 
 
 def _describe_byte(data, pos):
