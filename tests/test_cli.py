@@ -41,7 +41,7 @@ def assert_bad_input(proc, *fragments):
 
 
 def test_help_for_every_subcommand():
-    for sub in ["check", "reach", "generate", "demo"]:
+    for sub in ["check", "reach", "generate", "distances", "demo"]:
         p = cli(sub, "--help")
         assert p.returncode == 0 and b"usage: fastpuzzle " + sub.encode() in p.stdout
 
@@ -136,6 +136,171 @@ def test_demo_runs():
     assert p.returncode == 0, p.stderr
     out = p.stdout.decode()
     assert "share solvable: generated 100.000%" in out and "boards/s" in out
+    lines = out.splitlines()
+    warm = [i for i, line in enumerate(lines) if "compiling kernels, first run only" in line or "kernels loaded from the cache" in line]
+    assert warm == [1], out  # said once, before any rate
+    assert "nan" not in out
+
+
+@pytest.mark.parametrize("compiled, said", [(7, "compiling kernels, first run only: 12.5 s"),
+                                            (0, "kernels loaded from the cache: 12.50 s")])
+def test_demo_says_what_the_warm_up_cost(monkeypatch, capsys, compiled, said):
+    from fastpuzzle import warmup
+    from fastpuzzle.cli import main
+
+    calls = []
+
+    def fake_warm(m, n, **kw):
+        calls.append((m, n))
+        return warmup.Warmup(12.5, compiled, 40 - compiled)
+
+    monkeypatch.setattr(warmup, "warm_kernels", fake_warm)
+    assert main(["demo", "--count", "3000", "--shape", "3x3"]) == 0
+    out = capsys.readouterr().out
+    assert calls == [(3, 3)]
+    assert out.splitlines()[1].strip() == said
+    assert "3,000 solvable boards" in out and "nan" not in out
+
+
+def test_demo_refuses_a_count_of_zero(capsys):
+    from fastpuzzle.cli import main
+
+    assert main(["demo", "--count", "0"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--count" in err
+
+
+# ---------------------------------------------------------------- distances (in-process: main returns the status)
+
+
+def _depth_rows(text):
+    """``{depth: boards}`` of a printed depth table."""
+    rows = [line.split() for line in text.splitlines()[2:]]
+    return {int(d): int(c.replace(",", "")) for d, c, _ in rows}
+
+
+def test_distances_prints_the_depth_table_of_a_plain_bfs(capsys):
+    from fastpuzzle.cli import main
+    from fastpuzzle.distances import table as table_module
+
+    from . import naive
+
+    goal_cells = (0, 3, 1, 5, 2, 4)  # blank top-left, tiles shuffled
+    table_module._MEMO.clear()
+    assert main(["distances", "2x3", "--goal", " ".join(map(str, goal_cells)), "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    counts, antipodes, _ = naive.depth_table(2, 3, goal_cells)
+    assert _depth_rows(captured.out) == dict(enumerate(counts))
+    header = captured.out.splitlines()[0]
+    assert f"radius {len(counts) - 1}," in header and f"{len(antipodes)} antipode" in header
+    assert "[0 3 1 / 5 2 4]" in header
+    assert captured.err == ""  # --no-progress: nothing on standard error
+
+
+def test_distances_out_file_and_progress_bar_on_stderr(tmp_path, capsys):
+    from fastpuzzle.cli import main
+    from fastpuzzle.distances import distance_table, format_depth_table
+    from fastpuzzle.distances import table as table_module
+
+    from . import naive
+
+    out = tmp_path / "depths.txt"
+    table_module._MEMO.clear()  # searched in this test, so the bar has work to show
+    assert main(["distances", "2x4", "--out", str(out), "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "distances 2x4" in captured.err and "20,160 boards" in captured.err and str(out) in captured.err
+    text = out.read_text()
+    assert text == format_depth_table(distance_table(2, 4)) + "\n"
+    assert _depth_rows(text) == dict(enumerate(naive.depth_table(2, 4)[0]))
+    assert sorted(os.listdir(tmp_path)) == ["depths.txt"]
+    table_module._MEMO.clear()
+    assert main(["distances", "2x4", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and captured.out == text
+
+
+@pytest.mark.parametrize("argv, fragments", [
+    (["4x4"], ["4x4 has 16 cells", "at most 12 cells"]),
+    (["3x5"], ["at most 12 cells"]),
+    (["3x"], ["MxN"]),
+    (["2x2", "--goal", "1 1 2 0"], ["--goal", "not a permutation"]),
+    (["2x2", "--goal", "1 2 3 0 4"], ["--goal", "expected 4"]),
+    (["2x2", "--time-limit", "0"], ["--time-limit"]),
+    (["2x2", "--time-limit", "nan"], ["--time-limit"]),
+])
+def test_distances_refuses_in_one_line(capsys, tmp_path, argv, fragments):
+    from fastpuzzle.cli import main
+
+    out = tmp_path / "never.txt"
+    assert main(["distances", *argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert all(f in err for f in fragments), err
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_distances_time_limit_stops_in_one_line(capsys, tmp_path):
+    from fastpuzzle.cli import main
+    from fastpuzzle.distances import table as table_module
+
+    out = tmp_path / "never.txt"
+    table_module._MEMO.clear()
+    assert main(["distances", "2x5", "--time-limit", "1e-9", "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "--time-limit 1e-09" in err and "depth" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- generate --distance
+
+
+def test_generate_at_a_distance_matches_the_api_and_a_plain_bfs(tmp_path, capsys):
+    from fastpuzzle.cli import main
+
+    from . import naive
+
+    out = tmp_path / "d.npy"
+    assert main(["generate", "--shape", "3x3", "--count", "300", "--seed", "5", "--distance", "20", "--out", str(out)]) == 0
+    boards = np.load(out)
+    assert (boards == random_solvable(3, 3, count=300, seed=5, distance=20)).all()  # same seed, same boards
+    depth_of = naive.depth_table(3, 3)[2]
+    assert {depth_of[tuple(b.ravel().tolist())] for b in boards} == {20}
+    assert "distance 20" in capsys.readouterr().err
+    # a range, a goal, text to standard output
+    goal_cells = (0, 1, 2, 3, 4, 5, 6, 7, 8)
+    assert main(["generate", "--shape", "3x3", "--count", "50", "--seed", "9", "--distance", "25:27",
+                 "--goal", "0 1 2/3 4 5/6 7 8", "--out", "-"]) == 0
+    from fastpuzzle.textio import read_text_boards
+
+    printed, _ = read_text_boards(capsys.readouterr().out.encode(), "stdout")
+    assert printed.shape == (50, 3, 3)
+    assert (printed == random_solvable(3, 3, count=50, seed=9, goal=np.arange(9).reshape(3, 3), distance=(25, 27))).all()
+    depth_of = naive.depth_table(3, 3, goal_cells)[2]
+    assert {depth_of[tuple(b.ravel().tolist())] for b in printed} <= {25, 26, 27}
+
+
+@pytest.mark.parametrize("extra, fragments", [
+    (["--distance", "5:3"], ["--distance", "backwards"]),
+    (["--distance", "x"], ["--distance", "whole number"]),
+    (["--distance", "-1"], ["--distance"]),
+    (["--distance", "1:2:3"], ["--distance", "LO:HI"]),
+    (["--distance", "40"], ["distance 40", "0 to 31"]),
+    (["--distance", "3", "--scramble", "4"], ["--distance", "--scramble"]),
+    (["--distance", "3", "--permutations"], ["--distance", "--permutations"]),
+    (["--distance", "3", "--dask"], ["--distance", "--dask"]),
+    (["--distance", "3", "--shape", "5x5"], ["--distance", "5x5"]),
+])
+def test_generate_distance_refuses_in_one_line(capsys, tmp_path, extra, fragments):
+    from fastpuzzle.cli import main
+
+    out = tmp_path / "never.npy"
+    shape = [] if "--shape" in extra else ["--shape", "3x3"]
+    assert main(["generate", *shape, "--count", "10", "--out", str(out), *extra]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert all(f in err for f in fragments), err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_bad_inputs_one_line_exit_2(tmp_path):

@@ -1,7 +1,7 @@
 """The ``fastpuzzle`` command line.
 
-One module per subcommand (``check``, ``reach``, ``generate``, ``demo``,
-``solve``, ``pdb``, ``bench``), each with ``add_parser(subparsers)`` and
+One module per subcommand (``check``, ``reach``, ``generate``,
+``distances``, ``demo``, ``solve``, ``pdb``, ``bench``), each with ``add_parser(subparsers)`` and
 ``run(args)``.  Building the parser imports the standard library only; a
 subcommand loads the kernels, solvers, pattern databases, Dask or tqdm when
 it runs.  Every bad input -- an unreadable file, a malformed line, a wrong
@@ -24,7 +24,7 @@ from .common import EXIT_BAD_INPUT, CLIError
 __all__ = ["main", "build_parser", "CLIError", "EXIT_BAD_INPUT", "SUBCOMMANDS"]
 
 #: The subcommands, each a module of this package.
-SUBCOMMANDS = ("check", "reach", "generate", "demo", "solve", "pdb", "bench")
+SUBCOMMANDS = ("check", "reach", "generate", "distances", "demo", "solve", "pdb", "bench")
 
 
 class _Parser(argparse.ArgumentParser):

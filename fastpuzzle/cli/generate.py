@@ -1,7 +1,9 @@
-"""``fastpuzzle generate``: random boards that can reach the goal (or scrambles, or permutations) to a file."""
+"""``fastpuzzle generate``: random boards that can reach the goal (or scrambles, or permutations, or
+boards at a chosen optimal distance) to a file."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
@@ -25,6 +27,9 @@ def add_parser(subparsers):
     g.add_argument("--seed", type=seed_arg, default=None, help="seed (default: fresh randomness)")
     g.add_argument("--scramble", type=count_arg, metavar="K", help="random walks of K moves from the goal instead")
     g.add_argument("--permutations", action="store_true", help="plain random permutations (about half unsolvable)")
+    g.add_argument("--distance", type=distance_arg, metavar="K|LO:HI",
+                   help="only boards at optimal distance K (or LO..HI) from the goal, uniform among them "
+                   "(shapes up to 12 cells, and 4x4)")
     g.add_argument("--goal", metavar="FILE", help="goal board (default: 1..mn-1 row-major, blank last)")
     g.add_argument("--out", required=True, type=output_arg, metavar="FILE",
                    help="output: .npy, or text ('-' for standard output)")
@@ -36,12 +41,24 @@ def add_parser(subparsers):
     g.set_defaults(run=run)
 
 
-def _check_sizes(args, m, n, itemsize, fmt):
-    """Refuse, before any allocation, a board too large for memory or a file too large for its disk."""
-    from ..io.errors import check_allocation
+def distance_arg(text):
+    """``--distance K`` or ``--distance LO:HI``: ``K`` or ``(LO, HI)`` with 0 <= LO <= HI."""
+    parts = str(text).split(":")
+    if len(parts) > 2:
+        raise argparse.ArgumentTypeError(f"expected K or LO:HI (whole numbers), got {text!r}")
+    try:
+        values = [count_arg(p) for p in parts]
+    except argparse.ArgumentTypeError as error:
+        raise argparse.ArgumentTypeError(f"expected K or LO:HI (whole numbers >= 0), got {text!r}: {error}") from None
+    if len(values) == 1:
+        return values[0]
+    if values[0] > values[1]:
+        raise argparse.ArgumentTypeError(f"the range {text!r} runs backwards (LO must be <= HI)")
+    return tuple(values)
 
-    # the generator holds a chunk of boards and the goal, in a few int64 working copies
-    check_allocation(m * n * 8 * 3, f"one {m}x{n} board's working arrays", f"--shape {m}x{n}")
+
+def _check_disk(args, m, n, itemsize, fmt):
+    """Refuse, before writing, a file too large for its disk (memory is checked by the generator)."""
     if args.out == "-":
         return
     per_cell = itemsize if fmt == "npy" else len(str(m * n - 1)) + 1
@@ -59,6 +76,19 @@ def _check_sizes(args, m, n, itemsize, fmt):
                        f"more than the {free:,} bytes free on its disk")
 
 
+def _check_options(args):
+    excluded = [("--scramble", args.scramble is not None), ("--permutations", args.permutations),
+                ("--dask", args.dask), ("--scheduler", args.scheduler is not None)]
+    if args.scramble is not None and args.permutations:
+        raise CLIError("--scramble and --permutations exclude each other")
+    if args.distance is not None:
+        for option, given in excluded:
+            if given:
+                raise CLIError(f"--distance draws random boards at a chosen distance; it excludes {option}")
+    if (args.dask or args.scheduler) and args.scramble is not None:
+        raise CLIError("--dask/--scheduler make random boards; --scramble runs locally")
+
+
 def run(args) -> int:
     """Run ``generate``."""
     from ..boards import board_dtype
@@ -66,25 +96,23 @@ def run(args) -> int:
     from ..io.write import writer_for
 
     m, n = args.shape
-    if args.scramble is not None and args.permutations:
-        raise CLIError("--scramble and --permutations exclude each other")
-    if (args.dask or args.scheduler) and args.scramble is not None:
-        raise CLIError("--dask/--scheduler make random boards; --scramble runs locally")
+    _check_options(args)
     fmt = args.format or ("npy" if is_npy_name(args.out) else "lines")
     if args.out == "-" and fmt == "npy":
         raise CLIError("writing .npy to standard output is not supported; give --out FILE.npy or --format lines")
     dtype = board_dtype(m * n)
-    _check_sizes(args, m, n, dtype.itemsize, fmt)
+    _check_disk(args, m, n, dtype.itemsize, fmt)
     goal = None
     if args.goal is not None:
         boards, _, goal_name = load_board_arg(args.goal, (m, n), "--goal")
         goal = one_board(boards, goal_name, (m, n))
     count = args.count
-    bar = progress_bar(count, "generate", want_progress(args, count * m * n + count * (args.scramble or 0)))
     started = time.perf_counter()
+    chunks = _chunks(args, m, n, goal)  # the generator checks every argument here, before the file is opened
+    bar = progress_bar(count, "generate", want_progress(args, count * m * n + count * (args.scramble or 0)))
     try:
         with writer_for(args.out, (count, m, n), dtype, fmt) as writer:
-            for chunk in _chunks(args, m, n, goal) if count else ():
+            for chunk in chunks:
                 writer.write(chunk)
                 bar.update(chunk.shape[0])
     finally:
@@ -92,6 +120,9 @@ def run(args) -> int:
     seconds = time.perf_counter() - started
     what = f"scrambled ({args.scramble} moves)" if args.scramble is not None else (
         "random (unchecked)" if args.permutations else "random solvable")
+    if args.distance is not None:
+        lo, hi = (args.distance, args.distance) if isinstance(args.distance, int) else args.distance
+        what += f" (distance {lo})" if lo == hi else f" (distance {lo}..{hi})"
     if args.out != "-" or not sys.stdout.isatty():
         print(f"wrote {count} {what} {m}x{n} boards to {args.out} in {seconds:.2f} s "
               f"({count / seconds if seconds > 0 else 0:,.0f} boards/s)", file=sys.stderr)
@@ -99,14 +130,23 @@ def run(args) -> int:
 
 
 def _chunks(args, m, n, goal):
+    """The boards as an iterable of chunks; every argument is checked on the call."""
     kind = "permutations" if args.permutations else "solvable"
+    if args.distance is not None:
+        from ..distances.sample import check_distance
+        from ..generate import random_solvable
+
+        try:
+            check_distance(args.distance, m, n)
+        except ValueError as error:
+            raise CLIError(f"--distance: {error}") from None
+        # one draw: the same seed gives the same boards as random_solvable(..., distance=)
+        return [random_solvable(m, n, args.count, seed=args.seed, goal=goal, distance=args.distance)]
     if args.dask or args.scheduler:
         distributed = dask_module()
         lazy = distributed.random_solvable(m, n, args.count, seed=args.seed, goal=goal, solvable=kind == "solvable")
-        for _, chunk in distributed.iter_blocks(lazy, scheduler=args.scheduler or "threads"):
-            yield chunk
-        return
+        return (chunk for _, chunk in distributed.iter_blocks(lazy, scheduler=args.scheduler or "threads"))
     from ..generate import generate_chunks
 
-    for _, chunk in generate_chunks(m, n, args.count, seed=args.seed, goal=goal, scramble_moves=args.scramble, kind=kind):
-        yield chunk
+    chunks = generate_chunks(m, n, args.count, seed=args.seed, goal=goal, scramble_moves=args.scramble, kind=kind)
+    return (chunk for _, chunk in chunks)
