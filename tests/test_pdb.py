@@ -499,7 +499,8 @@ def test_a_quick_database_of_an_older_format_is_rebuilt_on_use(tmp_path, monkeyp
     meta_path.write_text(json.dumps(meta))
     with pytest.raises(StaleDatabaseError, match="stale"):
         pdb.load("4-4")
-    for database in (None, "4-4"):
-        assert choose_database((3, 3), database).name == "4-4"
+    for rebuild in (lambda: choose_database((3, 3), None), lambda: choose_database((3, 3), "4-4"),
+                    lambda: pdb.build("4-4", progress=False)):
+        assert rebuild().name == "4-4"
         assert json.loads(meta_path.read_text())["format"] != 0
         meta_path.write_text(json.dumps(meta))

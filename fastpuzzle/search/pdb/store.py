@@ -83,7 +83,7 @@ def build(name: str, progress: bool = True, *, force: bool = False, directory=No
     """Build a named database (see :data:`DATABASES`) and cache it on disk.
 
     Returns the loaded (memory-mapped) database.  An existing cache entry is
-    reused unless ``force``.
+    reused unless ``force``; one written by an older format is rebuilt.
 
     Examples
     --------
@@ -97,7 +97,7 @@ def build(name: str, progress: bool = True, *, force: bool = False, directory=No
         if not force:
             try:
                 return load(key, directory=directory)
-            except FileNotFoundError:
+            except (FileNotFoundError, StaleDatabaseError):
                 pass
         spec = DATABASES[key]
         db = build_partition(spec["shape"], spec["partition"], name=key, progress=progress)
