@@ -78,3 +78,11 @@ def test_blas_still_works_in_other_jitted_code():
     env = dict(os.environ, PYTHONPATH=ROOT)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
     assert out.stdout.strip() == "5.0"
+
+
+def test_warmup_message_says_which_case():
+    from fastpuzzle.warmup import Warmup
+
+    assert Warmup(3.0, 5, 2).message() == "compiling kernels, first run only: 3.0 s"
+    assert Warmup(0.5, 0, 9).message() == "kernels loaded from the cache: 0.50 s"
+    assert Warmup(0.01, 0, 0).message() == "kernels ready: 0.01 s"  # already in memory
