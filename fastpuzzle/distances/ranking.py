@@ -36,7 +36,7 @@ import numpy as np
 from numba import prange
 
 from .._jit import jit, pjit, use_threads
-from ..boards import as_goal, board_dtype
+from ..boards import as_goal, board_dtype, relabel_table
 
 __all__ = ["MAX_RANK_CELLS", "StateSpace", "goal_relabelling"]
 
@@ -58,12 +58,12 @@ def goal_relabelling(goal: np.ndarray):
     >>> label_of.tolist(), tile_of.tolist()
     ([0, 3, 2, 1], [0, 3, 2, 1])
     """
-    flat = np.asarray(goal).ravel().astype(np.int64)
-    tiles = flat[flat != 0]
-    label_of = np.zeros(flat.size, np.int64)
-    label_of[tiles] = np.arange(1, flat.size)
-    tile_of = np.zeros(flat.size, np.int64)
-    tile_of[1:] = tiles
+    goal = np.asarray(goal)
+    canonical = np.zeros(goal.size, np.int64)
+    canonical[goal.ravel() != 0] = np.arange(1, goal.size)
+    label_of = relabel_table(goal, canonical.reshape(goal.shape))  # the one relabelling helper
+    tile_of = np.zeros(goal.size, np.int64)
+    tile_of[label_of] = np.arange(goal.size)
     return label_of, tile_of
 
 
