@@ -133,12 +133,14 @@ def linear_conflict(cells, m, n, goal_cells):
     return manhattan(cells, m, n, goal_cells) + conflict_penalty(cells, m, n, goal_cells)
 
 
-def ida_nodes(cells, m, n, goal_cells, heuristic):
+def ida_nodes(cells, m, n, goal_cells, heuristic, automaton=None):
     """Plain recursive IDA* with Korf's counting: (length, nodes generated).
 
     Moves of the blank in the order up, left, right, down, never undoing the
     previous one; the root counted once, every generated child counted (pruned
-    ones too), stopping at the first goal.
+    ones too), stopping at the first goal.  With ``automaton`` (a table of
+    ``fastpuzzle.moves.move_automaton``, start state 0) a move is made only
+    where the automaton has a next state, and the undo rule is the table's.
     """
     steps = ((-1, 0), (0, -1), (0, 1), (1, 0))
     state = list(cells)
@@ -148,7 +150,10 @@ def ida_nodes(cells, m, n, goal_cells, heuristic):
     def search(blank, g, bound, prev):
         best = None
         for op, (dr, dc) in enumerate(steps):
-            if prev is not None and op == 3 - prev:
+            if automaton is not None:
+                if automaton[prev][op] < 0:
+                    continue
+            elif prev is not None and op == 3 - prev:
                 continue
             r, c = divmod(blank, n)
             rr, cc = r + dr, c + dc
@@ -161,7 +166,7 @@ def ida_nodes(cells, m, n, goal_cells, heuristic):
             if f <= bound:
                 if state == goal_state:
                     return True, g + 1
-                found, nxt = search(nb, g + 1, bound, op)
+                found, nxt = search(nb, g + 1, bound, op if automaton is None else automaton[prev][op])
                 if found:
                     return True, nxt
                 if nxt is not None and (best is None or nxt < best):
@@ -175,7 +180,7 @@ def ida_nodes(cells, m, n, goal_cells, heuristic):
         return 0, 1
     bound = heuristic(state, m, n, goal_state)
     while True:
-        found, nxt = search(state.index(0), 0, bound, None)
+        found, nxt = search(state.index(0), 0, bound, None if automaton is None else 0)
         if found:
             return nxt, count[0]
         bound = nxt

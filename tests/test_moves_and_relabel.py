@@ -7,8 +7,8 @@ import pytest
 from fastpuzzle.boards import cell_colours, goal_board, goal_cells, relabel_for_goal, relabel_table
 from fastpuzzle.generate import random_permutations, random_solvable
 from fastpuzzle.moves import (
-    COL_STEP, MOVE_BYTES, MOVE_CHARS, ROW_STEP, UNDO, apply_moves, decode_moves, slide_codes, step_cell, step_offset,
-    transposed_code, undo_code,
+    AUTOMATON_START, COL_STEP, MOVE_BYTES, MOVE_CHARS, ROW_STEP, UNDO, apply_moves, decode_moves, encode_moves,
+    move_automaton, slide_codes, step_cell, step_offset, transposed_code, undo_code,
 )  # fmt: skip
 
 from . import naive
@@ -32,6 +32,86 @@ def test_undo_and_transpose():
         assert LETTER_STEP[MOVE_CHARS[undo_code(code)]] == (-dr, -dc)
         # on the transposed board rows and columns swap
         assert LETTER_STEP[MOVE_CHARS[transposed_code(code)]] == (dc, dr)
+
+
+# ------------------------------------------------------------------ the move automaton
+
+
+def automaton_depths(start, m, n, table):
+    """Breadth-first search from ``start`` that makes only the moves ``table``
+    accepts: the depth at which each state is first reached.  A state is
+    expanded with every automaton state that reaches it at that first depth
+    (a later arrival is a longer path, which no shortest path goes through)."""
+    depth = {start: 0}
+    layer = {(start, AUTOMATON_START)}
+    d = 0
+    while layer:
+        d += 1
+        nxt = set()
+        for state, q in layer:
+            z = state.index(0)
+            r, c = divmod(z, n)
+            for code in range(4):
+                rr, cc = r + int(ROW_STEP[code]), c + int(COL_STEP[code])
+                if not (0 <= rr < m and 0 <= cc < n) or table[q][code] < 0:
+                    continue
+                t = list(state)
+                t[z], t[rr * n + cc] = t[rr * n + cc], 0
+                t = tuple(t)
+                if depth.setdefault(t, d) == d:
+                    nxt.add((t, table[q][code]))
+        layer = nxt
+    return depth
+
+
+@pytest.mark.parametrize("m,n", [(2, 3), (3, 2), (2, 4), (4, 2), (3, 3)])
+def test_automaton_reaches_every_state_at_its_depth(m, n, rng):
+    """Sound pruning: the automaton-restricted search reaches every state of
+    the component, each at its breadth-first distance."""
+    table = move_automaton().tolist()
+    starts = [tuple(goal_board(m, n).ravel().tolist())]
+    if m * n < 9:
+        starts.append(tuple(rng.permutation(m * n).tolist()))
+    for start in starts:
+        assert automaton_depths(start, m, n, table) == naive.bfs_distances(start, m, n)
+
+
+def test_automaton_prunes():
+    """The plain rule is the automaton of 2-move sequences; the default one
+    prunes more (fewer sequences of 12 moves on the 4x4 board) and rejects
+    the same moves wherever it is, as the box rule makes it board-free."""
+    undo = move_automaton(2)
+    for state in range(1, 5):
+        assert [undo[state, code] < 0 for code in range(4)] == [code == UNDO[state - 1] for code in range(4)]
+    assert not (undo[AUTOMATON_START] < 0).any()
+
+    def sequences(table, length):
+        count = {(cell, AUTOMATON_START): 1 for cell in range(16)}
+        for _ in range(length):
+            grown = {}
+            for (cell, q), k in count.items():
+                r, c = divmod(cell, 4)
+                for code in range(4):
+                    rr, cc = r + int(ROW_STEP[code]), c + int(COL_STEP[code])
+                    if 0 <= rr < 4 and 0 <= cc < 4 and table[q, code] >= 0:
+                        key = (rr * 4 + cc, int(table[q, code]))
+                        grown[key] = grown.get(key, 0) + k
+            count = grown
+        return sum(count.values())
+
+    assert sequences(move_automaton(), 12) < 0.9 * sequences(undo, 12)
+    table = move_automaton()
+    state = AUTOMATON_START
+    for code in encode_moves("DRULD"):
+        state = table[state, code]
+    assert table[state, encode_moves("R")[0]] < 0  # "RDLURD" goes round the same 2x2 block, and is smaller
+
+
+def test_automaton_refuses_bad_lengths():
+    with pytest.raises(ValueError, match="at least 2"):
+        move_automaton(1)
+    with pytest.raises(TypeError, match="integer"):
+        move_automaton(2.0)
 
 
 @pytest.mark.parametrize("m,n", [(1, 6), (6, 1), (1, 2), (2, 1)])

@@ -11,6 +11,8 @@ import pytest
 from fastpuzzle import apply_moves, goal_board
 from fastpuzzle import pdb
 from fastpuzzle.solvability import is_solvable
+from fastpuzzle.moves import move_automaton
+from fastpuzzle.search.solve import PRUNE
 
 from . import naive
 
@@ -257,9 +259,12 @@ def test_options_refused_like_solve(db44, options, error, match):
 
 
 @pytest.mark.parametrize("partition", [[(1, 2, 3, 4), (5, 6, 7, 8)], [(1, 2, 3)], [(2, 4), (6, 8)]])
-def test_node_counts_equal_plain_ida(partition, bfs3, rng):
+@pytest.mark.parametrize("prune", ["undo", "automaton"])
+def test_node_counts_equal_plain_ida(partition, prune, bfs3, rng):
     """The engine with a pattern database counts nodes as a plain recursive
-    IDA* with the same heuristic (Korf's count), partial partitions included."""
+    IDA* with the same heuristic and move automaton (Korf's count), partial
+    partitions included."""
+    automaton = move_automaton(PRUNE[prune])
     db = pdb.build_partition((3, 3), partition)
     g = naive.cells_of(naive.goal(3, 3))
 
@@ -268,12 +273,12 @@ def test_node_counts_equal_plain_ida(partition, bfs3, rng):
 
     states = list(bfs3)
     boards = [np.array(states[i]).reshape(3, 3) for i in rng.choice(len(states), 6, replace=False)]
-    many = pdb.solve_many_with_pdb(np.stack(boards), database=db)
+    many = pdb.solve_many_with_pdb(np.stack(boards), database=db, prune=prune)
     for b, s_many in zip(boards, many):
-        length, nodes = naive.ida_nodes(naive.cells_of(b), 3, 3, g, h)
+        length, nodes = naive.ida_nodes(naive.cells_of(b), 3, 3, g, h, automaton)
         if length == 0:
             nodes = 0  # no search from the goal itself
-        s = pdb.solve_with_pdb(b, database=db)
+        s = pdb.solve_with_pdb(b, database=db, prune=prune)
         assert (s.length, s.nodes) == (s_many.length, s_many.nodes) == (length, nodes)
         assert s.verify(b) and s.method == s_many.method == "ida"
 

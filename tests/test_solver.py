@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import fastpuzzle as fp
 from fastpuzzle.cli import solve as cli_solve
+from fastpuzzle.moves import move_automaton
 from fastpuzzle.search import heuristics as H
 from fastpuzzle.search import ida
 from fastpuzzle.search import solve as solve_mod
@@ -140,16 +141,18 @@ def test_line_boards(rng, m, n):
 
 @pytest.mark.parametrize("m,n,steps", [(3, 3, 40), (2, 4, 40), (3, 4, 18), (4, 3, 18), (2, 7, 20), (7, 2, 20), (5, 5, 16)])
 @pytest.mark.parametrize("heuristic", ["linear_conflict", "manhattan"])
-def test_node_counts_equal_plain_ida(rng, m, n, steps, heuristic):
-    """The kernel's incremental h reproduces a plain IDA* node for node."""
+@pytest.mark.parametrize("prune", ["undo", "automaton"])
+def test_node_counts_equal_plain_ida(rng, m, n, steps, heuristic, prune):
+    """The kernel's incremental h and move automaton reproduce a plain IDA* node for node."""
     ref_h = naive.linear_conflict if heuristic == "linear_conflict" else naive.manhattan
+    automaton = move_automaton(solve_mod.PRUNE[prune])
     for custom in (False, True):
         goal = solvable_board(rng, m, n) if custom else fp.goal_board(m, n)
         gcells = naive.cells_of(goal)
         for _ in range(4):
             board = solvable_board(rng, m, n, goal) if m * n <= 9 else scramble(rng, m, n, steps, goal)
-            sol = fp.solve(board, goal, heuristic=heuristic, method="ida")
-            length, nodes = naive.ida_nodes(naive.cells_of(board), m, n, gcells, ref_h)
+            sol = fp.solve(board, goal, heuristic=heuristic, method="ida", prune=prune)
+            length, nodes = naive.ida_nodes(naive.cells_of(board), m, n, gcells, ref_h, automaton)
             if length == 0:
                 nodes = 0  # solve() does not search from the goal itself
             assert (sol.length, sol.nodes) == (length, nodes)
@@ -178,7 +181,7 @@ CHEAP = [8, 11, 1, 4]  # instances 9, 12, 2, 5: under 20 M nodes with Manhattan
 @pytest.mark.parametrize("i", CHEAP)
 def test_korf_manhattan_nodes_equal_published(i):
     boards, lengths = read_korf("korf100.txt")
-    sol = fp.solve(boards[i], KORF_GOAL, heuristic="manhattan")
+    sol = fp.solve(boards[i], KORF_GOAL, heuristic="manhattan", prune="undo")
     assert sol.status == "optimal" and sol.length == lengths[i]
     assert sol.nodes == korf_nodes()[i]
     assert sol.verify(boards[i], KORF_GOAL)
@@ -213,7 +216,7 @@ def test_solve_many_grows_the_stack(monkeypatch):
     boards, lengths = read_korf("korf100.txt")
     res = fp.solve_many(boards[[8, 11]], KORF_GOAL)
     assert res.lengths.tolist() == lengths[[8, 11]].tolist()
-    sol = fp.solve(boards[8], KORF_GOAL, heuristic="manhattan")
+    sol = fp.solve(boards[8], KORF_GOAL, heuristic="manhattan", prune="undo")
     assert sol.nodes == korf_nodes()[8]
 
 
@@ -389,7 +392,7 @@ def test_cli_korf_goal_and_budget(tmp_path, capsys):
     f = tmp_path / "k.txt"
     f.write_text(" ".join(map(str, boards[11].ravel())) + "\n")
     goal = " ".join(map(str, range(16)))
-    assert cli_solve.main([str(f), "--goal", goal, "--heuristic", "manhattan"]) == 0
+    assert cli_solve.main([str(f), "--goal", goal, "--heuristic", "manhattan", "--prune", "undo"]) == 0
     out = capsys.readouterr().out.split()
     assert int(out[0]) == lengths[11] and int(out[2]) == korf_nodes()[11]
     assert fp.apply_moves(boards[11], out[1]).ravel().tolist() == list(range(16))

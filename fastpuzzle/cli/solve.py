@@ -20,6 +20,7 @@ from .common import CLIError, load_board_arg, one_board, output_arg, positive_ar
 __all__ = ["add_parser", "configure", "run", "main", "demo_lines", "solution_line"]
 
 HEURISTICS = ("linear_conflict", "manhattan", "pdb")
+PRUNE = ("automaton", "undo")  # fastpuzzle.search.solve.PRUNE, not imported at start-up
 
 
 def add_parser(subparsers):
@@ -42,6 +43,9 @@ def configure(p, heuristic="linear_conflict") -> None:
     p.add_argument("--heuristic", default=heuristic, choices=HEURISTICS)
     p.add_argument("--database", help="pattern database name for --heuristic pdb (default: best cached for the size)")
     p.add_argument("--method", default="auto", choices=["auto", "ida", "constructive"])
+    p.add_argument("--prune", default="automaton", choices=PRUNE,
+                   help="duplicate move sequences IDA* leaves out: up to 10 moves (default), or only undoing moves "
+                        "(Korf's node counts)")
     p.add_argument("--max-nodes", type=positive_arg, default=None, help="node budget per board")
     p.add_argument("--time-limit", type=seconds_arg, default=None, help="time budget per board, seconds")
     p.add_argument("--threads", type=positive_arg, default=None, help="worker threads (default: all)")
@@ -154,13 +158,13 @@ def _solve_block(args, boards, target):
         from .. import pdb
 
         for s in pdb.solve_many_with_pdb(boards, goal=target, database=args.database,
-                                         max_nodes=args.max_nodes, time_limit=args.time_limit):
+                                         max_nodes=args.max_nodes, time_limit=args.time_limit, prune=args.prune):
             yield solution_line(s.length, s.moves, s.nodes, s.seconds, s.status)
         return
     from ..search.solve import solve_many
 
     res = solve_many(boards, target, heuristic=args.heuristic, method=args.method,
-                     max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads)
+                     max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads, prune=args.prune)
     for i in range(len(res)):
         yield solution_line(res.lengths[i], res.moves[i], res.nodes[i], res.seconds[i], res.status[i])
 

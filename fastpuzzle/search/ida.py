@@ -6,10 +6,12 @@ per depth, the blank's cell, ``h`` and the index of the next successor to
 try.  No recursion, no Python objects, no allocation in the loop.  See
 ``docs/search.md`` for the whole story.
 
-* **Moves** come from :func:`fastpuzzle.moves.successor_tables` alone, in
-  Korf's order (blank Up, Left, Right, Down; codes 0..3), without the move
-  that undoes the previous one.  A rule that prunes move sequences replaces
-  those tables and touches nothing else.
+* **Moves** come from :func:`fastpuzzle.moves.successor_tables`, in Korf's
+  order (blank Up, Left, Right, Down; codes 0..3), without the move that
+  undoes the previous one, and pass the move automaton
+  (:func:`fastpuzzle.moves.move_automaton`), whose state is kept per depth
+  on the stack: a move it rejects would repeat a position a smaller move
+  sequence reaches, and is not generated.
 * **Heuristics** plug in by a kind code and their tables: ``KIND_MANHATTAN``,
   ``KIND_LC_TABLE``, ``KIND_LC_SCAN`` (:mod:`fastpuzzle.search.heuristics`)
   and ``KIND_PDB`` (:mod:`fastpuzzle.search.pdb.heuristic`).  Each module
@@ -43,7 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .._jit import jit
-from ..moves import NO_PREVIOUS, successor_tables
+from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
 from .clock import clock
 from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
@@ -139,8 +141,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     ``pdb_*``), with which the tests compare it.
     """
     # Unpacked once here: the loop below sees plain arrays only.
-    succ_count, succ_packed = successors
-    stack_blank, stack_h, stack_next, undo = stack
+    succ_count, succ_packed, automaton = successors
+    stack_blank, stack_h, stack_next, stack_state, undo = stack
     if pdb_tables is not None:
         data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_tables
         pos, rpos, values, sums, buf = pdb_state
@@ -160,12 +162,16 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     room = threshold - 1  # largest h a child may have: threshold - (depth + 1)
     first = (blank * 5 + NO_PREVIOUS) * 4
     count = succ_count[blank * 5 + NO_PREVIOUS]
+    state = AUTOMATON_START  # the move automaton's state at this node
     k = 0
     while True:
         if k < count:
             packed = succ_packed[as_unsigned(first + k)]  # target * 4 + op: one load for both
             k += 1
             op = packed & 3
+            child_state = automaton[as_unsigned(state), as_unsigned(op)]
+            if child_state < 0:
+                continue  # a duplicate move sequence: not generated
             src = packed >> 2
             tile = np.int64(cells[as_unsigned(src)])
             # --- child: h after the move, and what push needs (aux1, aux2)
@@ -255,6 +261,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             stack_blank[as_unsigned(depth)] = blank
             stack_h[as_unsigned(depth)] = h_node
             stack_next[as_unsigned(depth)] = k
+            stack_state[as_unsigned(depth)] = state
+            state = child_state
             depth += 1
             room -= 1
             blank = src
@@ -274,6 +282,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             blank = stack_blank[as_unsigned(depth)]
             h_node = stack_h[as_unsigned(depth)]
             k = stack_next[as_unsigned(depth)]
+            state = stack_state[as_unsigned(depth)]
             previous = path[depth - 1] if depth > 0 else NO_PREVIOUS
             first = (blank * 5 + previous) * 4
             count = succ_count[as_unsigned(blank * 5 + previous)]
@@ -332,7 +341,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     info[3] = h0
     if threshold < h0:
         threshold = h0
-    stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),
+    stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),
              np.empty(capacity + 1, np.int64), np.zeros((capacity + 1, 2), np.int64))  # fmt: skip
     budget = max_nodes if max_nodes > 0 else _NO_LIMIT
     while True:
@@ -397,6 +406,10 @@ class Heuristic:
     name : {"manhattan", "linear_conflict", "pdb"}
     database : PatternDatabase, optional
         The tables for ``"pdb"``.
+    prune_length : int
+        Longest duplicate move sequence the search prunes
+        (:func:`fastpuzzle.moves.move_automaton`); 2 prunes only the move
+        that undoes the previous one (Korf's node counts).
 
     Examples
     --------
@@ -405,10 +418,10 @@ class Heuristic:
     True
     """
 
-    def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None):
+    def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH):
         self.m, self.n, self.name = m, n, name
         self.goal = np.ascontiguousarray(goal.ravel())
-        self.successors = successor_tables(m, n)
+        self.successors = (*successor_tables(m, n), move_automaton(prune_length))
         # The family's tables, None for the other family: the engine compiles
         # one loop per family from that (see "heuristic dispatch" in the source).
         self.lc_tables = self.pdb_tables = None

@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from ..boards import as_boards, as_goal
-from ..moves import decode_moves, slide_codes
+from ..moves import PRUNE_LENGTH, decode_moves, slide_codes
 from . import ida
 from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
@@ -28,11 +28,15 @@ from .solution import Solution, require_reachable
 
 __all__ = [
     "solve", "solve_many", "SolveManyResult", "solve_with_pdb", "solve_many_with_pdb",
-    "check_options", "HEURISTICS", "METHODS",
+    "check_options", "check_prune", "HEURISTICS", "METHODS", "PRUNE",
 ]  # fmt: skip
 
 HEURISTICS = ("linear_conflict", "manhattan", "pdb")
 METHODS = ("auto", "ida", "constructive")
+#: What IDA* prunes, by name: the longest duplicate move sequence left out
+#: (:func:`fastpuzzle.moves.move_automaton`).  ``"undo"`` only forbids undoing
+#: the previous move, the rule of Korf's published node counts.
+PRUNE = {"automaton": PRUNE_LENGTH, "undo": 2}
 
 #: ``method="auto"`` uses IDA* up to this many cells, the constructive solver beyond.
 AUTO_IDA_MAX_CELLS = 16
@@ -93,6 +97,25 @@ def check_options(heuristic="linear_conflict", method="auto", max_nodes=None, ti
     return max_nodes, time_limit
 
 
+def check_prune(prune) -> int:
+    """The longest pruned move sequence for the ``prune`` option (see :data:`PRUNE`).
+
+    Examples
+    --------
+    >>> check_prune("undo")
+    2
+    >>> check_prune("none")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown prune 'none'; choose one of 'automaton', 'undo'
+    """
+    if not isinstance(prune, str):
+        raise TypeError(f"prune must be a string, one of {', '.join(map(repr, PRUNE))}; got {prune!r}")
+    if prune not in PRUNE:
+        raise ValueError(f"unknown prune {prune!r}; choose one of {', '.join(map(repr, PRUNE))}")
+    return PRUNE[prune]
+
+
 def _resolve_method(method: str, heuristic: str, m: int, n: int) -> str:
     """The solver to run: ``"slide"``, ``"ida"`` or ``"constructive"``."""
     if m == 1 or n == 1:
@@ -111,17 +134,17 @@ class _Search:
     """The engine's heuristic for one shape and goal, and how boards map onto it
     (pattern databases measure distance to their own goal: see GoalPlan)."""
 
-    def __init__(self, m, n, target, heuristic, database):
+    def __init__(self, m, n, target, heuristic, database, prune_length):
         self.plan = None
         self.label = heuristic
         if heuristic != "pdb":
-            self.engine = ida.Heuristic(m, n, target, heuristic)
+            self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length)
             return
         if m * n > PDB_MAX_CELLS:
             raise ValueError(f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}")
         db = choose_database((m, n), database)
         self.plan = GoalPlan(db, target)
-        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db)
+        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length)
         self.label = f"pdb:{db.name}"
 
     def map_boards(self, flat: np.ndarray) -> np.ndarray:
@@ -164,7 +187,7 @@ def _check_not_exhausted(status, index):
 
 
 def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None, method="auto", *,
-          database=None):  # fmt: skip
+          database=None, prune="automaton"):  # fmt: skip
     """Shortest move sequence from ``board`` to ``goal``.
 
     Parameters
@@ -190,6 +213,12 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
         With ``heuristic="pdb"``: a named database (``"7-8"``, ``"6-6-3"``,
         ...) or a built one; default the strongest cached one for the board
         size (see :func:`fastpuzzle.pdb.solve_with_pdb`).
+    prune : {"automaton", "undo"}
+        Move sequences IDA* leaves out: ``"automaton"`` (default) every
+        duplicate sequence of up to 10 moves
+        (:func:`fastpuzzle.moves.move_automaton`; fewer nodes), ``"undo"``
+        only the move that undoes the previous one (the node counts Korf
+        published).  Solutions are optimal either way.
 
     Returns
     -------
@@ -222,6 +251,7 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     True
     """
     max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
+    prune_length = check_prune(prune)
     batch, single = as_boards(board, label="board")
     if not single:
         raise ValueError(f"solve takes one board (m, n), got a batch of shape {batch.shape}; use solve_many")
@@ -229,7 +259,7 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=True)
     which = _resolve_method(method, heuristic, m, n)
-    search = _Search(m, n, target, heuristic, database) if which == "ida" else None
+    search = _Search(m, n, target, heuristic, database, prune_length) if which == "ida" else None
     label = search.label if search is not None else heuristic
     cells = batch[0].ravel()
     if np.array_equal(cells, target.ravel()):
@@ -292,14 +322,14 @@ class SolveManyResult:
 
 
 def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
-               method="auto", threads=None, progress=False, *, database=None):  # fmt: skip
+               method="auto", threads=None, progress=False, *, database=None, prune="automaton"):  # fmt: skip
     """Solve a batch of boards across threads.
 
     Parameters
     ----------
     boards : array_like, shape (B, m, n) (or one board (m, n))
         Start boards, ``0`` = blank.
-    goal, heuristic, method, database
+    goal, heuristic, method, database, prune
         As in :func:`solve`; one goal for the whole batch (a pattern
         database is loaded once for the batch).
     max_nodes, time_limit : optional
@@ -330,6 +360,7 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
     ([2, 0], ['DR', ''], ['optimal', 'optimal'])
     """
     max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
+    prune_length = check_prune(prune)
     if threads is None:
         threads = numba.get_num_threads()
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
@@ -341,7 +372,7 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=single)
     which = _resolve_method(method, heuristic, m, n)
-    search = _Search(m, n, target, heuristic, database) if which == "ida" else None
+    search = _Search(m, n, target, heuristic, database, prune_length) if which == "ida" else None
     label = search.label if search is not None else heuristic
     threads = int(min(threads, max(B, 1)))
     flat = batch.reshape(B, m * n)
@@ -400,7 +431,7 @@ def _solve_many_each(flat, target, m, n, which, threads, bar):
 # ------------------------------------------------------------------ pattern databases
 
 
-def solve_with_pdb(board, goal=None, database=None, max_nodes=None, time_limit=None) -> Solution:
+def solve_with_pdb(board, goal=None, database=None, max_nodes=None, time_limit=None, *, prune="automaton") -> Solution:
     """Optimal solution by IDA* with additive pattern databases.
 
     The same as ``solve(board, goal, heuristic="pdb", database=database, ...)``.
@@ -421,6 +452,8 @@ def solve_with_pdb(board, goal=None, database=None, max_nodes=None, time_limit=N
         Stop after this many generated nodes (status ``"budget"``).
     time_limit : float, optional
         Stop after about this many seconds (status ``"budget"``).
+    prune : {"automaton", "undo"}
+        As in :func:`solve`.
 
     Returns
     -------
@@ -445,10 +478,11 @@ def solve_with_pdb(board, goal=None, database=None, max_nodes=None, time_limit=N
     ('RR', 'optimal', 'pdb:4-4')
     """
     return solve(board, goal, heuristic="pdb", max_nodes=max_nodes, time_limit=time_limit, method="ida",
-                 database=database)  # fmt: skip
+                 database=database, prune=prune)  # fmt: skip
 
 
-def solve_many_with_pdb(boards, goal=None, database=None, max_nodes=None, time_limit=None, threads=None) -> list:
+def solve_many_with_pdb(boards, goal=None, database=None, max_nodes=None, time_limit=None, threads=None, *,
+                        prune="automaton") -> list:  # fmt: skip
     """:func:`solve_with_pdb` for each board of a batch ``(B, m, n)``, as a list of :class:`Solution`.
 
     The batched, threaded path of :func:`solve_many` (the database is loaded
@@ -462,5 +496,5 @@ def solve_many_with_pdb(boards, goal=None, database=None, max_nodes=None, time_l
     [1, 0]
     """
     result = solve_many(boards, goal, heuristic="pdb", max_nodes=max_nodes, time_limit=time_limit, method="ida",
-                        threads=threads, database=database)  # fmt: skip
+                        threads=threads, database=database, prune=prune)  # fmt: skip
     return result.solutions()
