@@ -5,6 +5,8 @@
     python bench/bench_pdb.py --build78  # also build 7-8 in a fresh process (minutes)
     python bench/bench_pdb.py --compare78 DIR [--first N]
         # Korf's 100 with the cached 7-8 and the 7-8 saved in DIR, side by side
+    python bench/bench_pdb.py --hard80   # only the 17 positions that need 80 moves (7-8, both prunings)
+    python bench/bench_pdb.py --prune    # only Korf's 100 with 7-8: the move automaton against the undo rule
 
 Build figures of 5-5-5 and 6-6-3 are measured here, each in a fresh process
 (time and peak resident memory); those of 7-8 and 6-6-6-6 are the ones
@@ -86,12 +88,87 @@ def measure_half78() -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def solve_set(instances, database, goal=None, max_nodes=None):
+def solve_set(instances, database, goal=None, max_nodes=None, prune="automaton"):
     """Solve each board; returns (cpu seconds, wall seconds, solutions)."""
-    pdb.solve_with_pdb(apply_moves(goal_board(4, 4), "ULDR"), database=database)  # warm the JIT
+    pdb.solve_with_pdb(apply_moves(goal_board(4, 4), "ULDR"), database=database, prune=prune)  # warm the JIT
     c0, t0 = time.process_time(), time.perf_counter()
-    sols = [pdb.solve_with_pdb(b, goal=goal, database=database, max_nodes=max_nodes) for b in instances]
+    sols = [pdb.solve_with_pdb(b, goal=goal, database=database, max_nodes=max_nodes, prune=prune) for b in instances]
     return time.process_time() - c0, time.perf_counter() - t0, sols
+
+
+PRUNINGS = ("undo", "automaton")  # before / after: the plain undo rule, the move automaton
+
+
+def solve_each_pruning(boards, lengths, database, repeats=1):
+    """Every board with each pruning in turn, side by side (the pairs run one
+    after the other, so that the neighbours' load touches both alike).
+
+    Returns ``{prune: (cpu seconds per board, nodes per board)}``: the median
+    CPU seconds of ``repeats`` runs; every solution checked optimal and verified.
+    """
+    for prune in PRUNINGS:  # warm the JIT and build the automaton: not search time
+        pdb.solve_with_pdb(apply_moves(goal_board(4, 4), "ULDR"), database=database, prune=prune)
+    cpu = {p: np.zeros((repeats, len(boards))) for p in PRUNINGS}
+    nodes = {p: np.zeros(len(boards), np.int64) for p in PRUNINGS}
+    for i, (b, n) in enumerate(zip(boards, lengths)):
+        for r in range(repeats):
+            for prune in PRUNINGS:
+                c0 = time.process_time()
+                s = pdb.solve_with_pdb(b, database=database, prune=prune)
+                cpu[prune][r, i] = time.process_time() - c0
+                if not (s.status == "optimal" and s.length == n and s.verify(b)):
+                    raise SystemExit(f"board {i + 1}, prune={prune}: {s.status}, {s.length} moves, expected {n}")
+                nodes[prune][i] = s.nodes
+    return {p: (np.median(cpu[p], axis=0), nodes[p]) for p in PRUNINGS}
+
+
+def pruning_rows(tag, result, per_board=False):
+    """Rows of :func:`solve_each_pruning`: CPU and nodes of each pruning, and after/before."""
+    rows = []
+    (cpu0, nodes0), (cpu1, nodes1) = result["undo"], result["automaton"]
+    if per_board:
+        for i in range(len(cpu0)):
+            rows.append(_row(f"{tag} #{i + 1} cpu seconds, automaton", round(cpu1[i], 3), "s",
+                             ratio=round(cpu1[i] / max(cpu0[i], 1e-9), 3), baseline=round(cpu0[i], 3),
+                             note=f"nodes {nodes1[i]:,} (undo rule {nodes0[i]:,}); ratio = automaton / undo rule"))
+    for prune, (cpu, nodes) in result.items():
+        rows.append(_row(f"{tag} {prune}: cpu seconds mean", round(cpu.mean(), 3), "s",
+                         note=f"worst {cpu.max():.3f} s (#{int(cpu.argmax()) + 1}); nodes per instance {nodes.mean():,.0f}"))
+    rows.append(_row(f"{tag} automaton / undo rule: nodes", round(nodes1.sum() / nodes0.sum(), 3), "",
+                     note=f"{nodes1.mean():,.0f} vs {nodes0.mean():,.0f} per instance; same run"))
+    rows.append(_row(f"{tag} automaton / undo rule: cpu", round(cpu1.sum() / cpu0.sum(), 3), "",
+                     note=f"{cpu1.sum():.2f} s vs {cpu0.sum():.2f} s in all; medians of repeats, same run"))
+    return rows
+
+
+def hard80_rows(quick: bool) -> list[dict]:
+    """The 17 positions that need 80 moves, with 7-8 + reflection, both prunings
+    (``quick``: the first two)."""
+    try:
+        db = pdb.load("7-8")
+    except FileNotFoundError:
+        return [_row("hard80", None, "", note="not built: fastpuzzle pdb build 7-8")]
+    np.asarray(db.data).sum()  # page the tables in: loading is not search time
+    hard = read_instances("hard80.txt", 16)[: 2 if quick else None]
+    result = solve_each_pruning([b.reshape(4, 4) for b, _ in hard], [n for _, n in hard], db)
+    return pruning_rows(f"hard80 ({len(hard)}) 7-8 +reflection", result, per_board=True)
+
+
+def korf_pruning_rows(quick: bool, repeats: int = 3) -> list[dict]:
+    """Korf's 100 (``quick``: first 10) with 7-8 + reflection, both prunings."""
+    try:
+        db = pdb.load("7-8")
+    except FileNotFoundError:
+        return [_row("korf100 pruning", None, "", note="not built: fastpuzzle pdb build 7-8")]
+    np.asarray(db.data).sum()
+    korf = read_instances("korf100_blank_last.txt", 16)[: 10 if quick else None]
+    result = solve_each_pruning([b.reshape(4, 4) for b, _ in korf], [n for _, n in korf], db, repeats)
+    tag = f"korf{len(korf)} 7-8 +reflection"
+    undo_nodes = result["undo"][1].mean()
+    return pruning_rows(tag, result) + [
+        _row(f"{tag} nodes per instance, undo rule", round(undo_nodes), "nodes",
+             ratio=round(undo_nodes / PUBLISHED_NODES_78, 3), baseline=PUBLISHED_NODES_78,
+             note="ratio to the published 7-8 + reflection figure (counted with the undo rule)")]
 
 
 def _build78_rows(cpu, wall, peak, how):
@@ -158,9 +235,8 @@ def run(quick: bool, build78: bool = False) -> list[dict]:
                 f"{tag} nodes per instance",
                 round(nodes / len(boards)),
                 "nodes",
-                ratio=round(nodes / len(boards) / PUBLISHED_NODES_78, 2) if name == "7-8" else None,
-                baseline=PUBLISHED_NODES_78 if name == "7-8" else None,
-                note="ratio to the published 7-8 figure" if name == "7-8" else "",
+                note="with the move automaton (the default); the undo rule's count against the published "
+                "figure in the row 'nodes per instance, undo rule'",
             )
         )
         rows.append(_row(f"{tag} nodes per second", round(nodes / max(cpu, 1e-9)), "nodes/s"))
@@ -188,6 +264,10 @@ def run(quick: bool, build78: bool = False) -> list[dict]:
                 note="cpu seconds; ratio = speed-up of 7-8",
             )
         )
+    # --- the move automaton against the undo rule; the 80-move positions ---
+    if not quick:
+        rows.extend(korf_pruning_rows(False))
+    rows.extend(hard80_rows(quick))
     # --- 24-puzzle ----------------------------------------------------------
     if not quick:
         try:
@@ -260,6 +340,9 @@ def main(argv=None):
         i = argv.index("--compare78")
         first = int(argv[argv.index("--first") + 1]) if "--first" in argv else 100
         rows = compare78(argv[i + 1], first)
+    elif "--hard80" in argv or "--prune" in argv:
+        rows = (korf_pruning_rows("--quick" in argv) if "--prune" in argv else []) + (
+            hard80_rows("--quick" in argv) if "--hard80" in argv else [])
     else:
         rows = run("--quick" in argv, build78="--build78" in argv)
     for r in rows:

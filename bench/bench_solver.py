@@ -4,6 +4,7 @@
     python bench/bench_solver.py --quick    # a subset, about half a minute
     python bench/bench_solver.py --all-manhattan   # also all 100 with Manhattan (several minutes)
     python bench/bench_solver.py --against DIR     # before/after: another checkout vs this one (bench/before_after.py)
+    python bench/bench_solver.py --prune           # only Korf's first 10, linear conflict: move automaton vs undo rule
 
 Figures, all with the JIT warm:
 
@@ -15,6 +16,9 @@ Figures, all with the JIT warm:
   second, node counts checked against Korf's published counts; side by side
   with a straightforward recursive C IDA* (``bench/baseline_ida_md.c``,
   compiled here with ``cc -O3 -march=native``) on the same boards.
+* Korf's first 10 (quick: 5) with linear conflict, one at a time, with the
+  undo rule and with the move automaton side by side (``prune=``): CPU
+  seconds (medians of 3) and nodes.
 * 1,000 random solvable 8-puzzles: boards per second with ``solve_many`` (2
   threads and 1 thread) against a Python loop over ``solve``.
 """
@@ -107,7 +111,7 @@ def bench_korf_md(picks, repeats):
         nodes = cpu = 0
         for i in picks:
             c0 = time.process_time()
-            sol = fp.solve(boards[i], KORF_GOAL, heuristic="manhattan")
+            sol = fp.solve(boards[i], KORF_GOAL, heuristic="manhattan", prune="undo")  # Korf's counting
             cpu += time.process_time() - c0
             nodes += sol.nodes
             mismatch += int(sol.nodes != published[i] or sol.length != lengths[i])
@@ -134,7 +138,7 @@ def bench_korf_md_all(threads=2):
     """All 100 with Manhattan on ``threads`` threads: every node count checked (no C run: minutes)."""
     boards, lengths, published = _korf()
     c0, w0 = time.process_time(), time.perf_counter()
-    res = fp.solve_many(boards, KORF_GOAL, heuristic="manhattan", threads=threads)
+    res = fp.solve_many(boards, KORF_GOAL, heuristic="manhattan", threads=threads, prune="undo")
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     bad = np.flatnonzero((res.nodes != published) | (res.lengths != lengths))
     note = "all 100 node counts equal Korf's published counts" if bad.size == 0 else f"MISMATCH at {bad.tolist()}"
@@ -145,6 +149,32 @@ def bench_korf_md_all(threads=2):
         _row(f"Korf's 100, Manhattan: wall, {threads} threads", wall, "s"),
         _row("Korf's 100, Manhattan: nodes/s (CPU)", nodes / cpu, "nodes/s"),
     ]
+
+
+def bench_korf_lc_pruning(picks, repeats):
+    """Korf's instances with linear conflict, one at a time, with the undo rule
+    and with the move automaton side by side (each board in both before the
+    next one): nodes, and the median CPU seconds of ``repeats`` runs."""
+    boards, lengths, _ = _korf()
+    cpu = {p: np.zeros((repeats, len(picks))) for p in ("undo", "automaton")}
+    nodes = {p: 0 for p in cpu}
+    for j, i in enumerate(picks):
+        for r in range(repeats):
+            for prune in cpu:
+                c0 = time.process_time()
+                sol = fp.solve(boards[i], KORF_GOAL, prune=prune)
+                cpu[prune][r, j] = time.process_time() - c0
+                if sol.length != lengths[i] or not sol.verify(boards[i], KORF_GOAL):
+                    raise SystemExit(f"Korf #{i + 1}, prune={prune}: {sol.length} moves, expected {lengths[i]}")
+                nodes[prune] += sol.nodes if r == 0 else 0
+    total = {p: float(np.median(c, axis=0).sum()) for p, c in cpu.items()}
+    what = f"Korf's first {len(picks)}, linear conflict"
+    return [
+        _row(f"{what}, undo rule: CPU", total["undo"], "s", note=f"{nodes['undo']:,} nodes; one at a time"),
+        _row(f"{what}, move automaton: CPU", total["automaton"], "s", ratio=total["automaton"] / total["undo"],
+             baseline=total["undo"], note=f"{nodes['automaton']:,} nodes ({nodes['automaton'] / nodes['undo']:.3f} of "
+             f"the undo rule's); medians of {repeats}, same run; ratio = automaton / undo rule"),
+    ]  # fmt: skip
 
 
 def bench_8puzzle(count, repeats):
@@ -191,6 +221,7 @@ def run(quick: bool = False, all_manhattan: bool = False) -> list:
     md_picks = [8, 11, 1, 4] if quick else list(range(10))
     r, _ = bench_korf_md(md_picks, repeats=3 if quick else 1)
     rows += r
+    rows += bench_korf_lc_pruning(list(range(5 if quick else 10)), repeats=1 if quick else 3)
     if all_manhattan:
         rows += bench_korf_md_all()
     rows += bench_8puzzle(300 if quick else 1000, repeats=3)
@@ -211,7 +242,13 @@ def main(argv=None):
     ap.add_argument("--all-manhattan", action="store_true", help="also all 100 instances with Manhattan (minutes)")
     ap.add_argument("--against", metavar="DIR", help="compare the engine with the checkout in DIR (before/after)")
     ap.add_argument("--count", type=int, default=10, help="with --against: Korf's first COUNT instances")
+    ap.add_argument("--prune", action="store_true", help="only the move automaton against the undo rule (Korf's first 10)")
     args = ap.parse_args(argv)
+    if args.prune:
+        _warm()
+        for r in bench_korf_lc_pruning(list(range(10)), repeats=3):
+            print(f"{r['name']:<55} {r['value']:>10.3f} {r['unit']}  ratio {r['ratio'] or '-'}  ({r['note']})")
+        return
     if args.against:
         from bench.before_after import compare
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import pathlib
 
 import numpy as np
 
@@ -23,7 +24,7 @@ __all__ = [
     "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "encode_moves", "decode_moves", "apply_moves", "apply_codes",
     "UP_CODE", "LEFT_CODE", "RIGHT_CODE", "DOWN_CODE", "step_cell", "step_offset", "slide_codes", "UNDO", "undo_code", "transposed_code",
     "NO_PREVIOUS", "successor_tables", "neighbour_cells", "board_symmetries", "manhattan_table",
-    "PRUNE_LENGTH", "AUTOMATON_START", "move_automaton",
+    "PRUNE_LENGTH", "AUTOMATON_START", "move_automaton", "build_move_automaton",
 ]  # fmt: skip
 
 #: Move letter of each code.
@@ -399,6 +400,7 @@ def manhattan_table(goal) -> np.ndarray:
 PRUNE_LENGTH = 10
 #: Start state of every automaton of :func:`move_automaton`.
 AUTOMATON_START = 0
+_STORED_AUTOMATON = pathlib.Path(__file__).resolve().parent / "data" / f"move_automaton_{PRUNE_LENGTH}.npy"
 
 
 @functools.lru_cache(maxsize=8)
@@ -422,8 +424,9 @@ def move_automaton(max_length: int = PRUNE_LENGTH) -> np.ndarray:
     Parameters
     ----------
     max_length : int
-        Longest sequence compared (at least 2); the build takes about a
-        second for 10 and grows about threefold per move.
+        Longest sequence compared (at least 2).  The default table is
+        stored with the package; others are built, in about a second for 9
+        moves, growing about threefold per move.
 
     Returns
     -------
@@ -443,14 +446,36 @@ def move_automaton(max_length: int = PRUNE_LENGTH) -> np.ndarray:
     >>> int(table[state, RIGHT_CODE])  # ... and a sixth: "RDLURD", the other way round, is smaller
     -1
     """
+    max_length = _check_max_length(max_length)
+    if max_length == PRUNE_LENGTH and _STORED_AUTOMATON.exists():
+        table = np.load(_STORED_AUTOMATON)  # built once (seconds), stored with the package; a test rebuilds it
+        table.setflags(write=False)
+        return table
+    return build_move_automaton(max_length)
+
+
+def _check_max_length(max_length) -> int:
     if isinstance(max_length, bool) or not isinstance(max_length, (int, np.integer)):
         raise TypeError(f"max_length must be an integer, got {type(max_length).__name__}")
     if max_length < 2:
         raise ValueError(f"max_length must be at least 2, got {max_length}")
+    return int(max_length)
+
+
+def build_move_automaton(max_length: int) -> np.ndarray:
+    """Build the table of :func:`move_automaton` (seconds for 10 moves:
+    :func:`move_automaton` loads the default one stored with the package).
+
+    Examples
+    --------
+    >>> build_move_automaton(6).shape
+    (21, 4)
+    """
+    max_length = _check_max_length(max_length)
     collecting = gc.isenabled()
     gc.disable()  # the build makes some 10^5 small containers: collecting them would cost more than the build
     try:
-        forbidden = _duplicate_sequences(int(max_length))
+        forbidden = _duplicate_sequences(max_length)
     finally:
         if collecting:
             gc.enable()

@@ -7,8 +7,8 @@ import pytest
 from fastpuzzle.boards import cell_colours, goal_board, goal_cells, relabel_for_goal, relabel_table
 from fastpuzzle.generate import random_permutations, random_solvable
 from fastpuzzle.moves import (
-    AUTOMATON_START, COL_STEP, MOVE_BYTES, MOVE_CHARS, ROW_STEP, UNDO, apply_moves, decode_moves, encode_moves,
-    move_automaton, slide_codes, step_cell, step_offset, transposed_code, undo_code,
+    AUTOMATON_START, COL_STEP, PRUNE_LENGTH, MOVE_BYTES, MOVE_CHARS, ROW_STEP, UNDO, apply_moves, decode_moves, encode_moves,
+    build_move_automaton, move_automaton, slide_codes, step_cell, step_offset, transposed_code, undo_code,
 )  # fmt: skip
 
 from . import naive
@@ -107,11 +107,20 @@ def test_automaton_prunes():
     assert table[state, encode_moves("R")[0]] < 0  # "RDLURD" goes round the same 2x2 block, and is smaller
 
 
+def test_stored_automaton_equals_a_fresh_build():
+    """The default table ships with the package; the generator is its definition."""
+    stored = move_automaton()
+    assert stored.shape[1] == 4 and not stored.flags.writeable
+    assert np.array_equal(stored, build_move_automaton(PRUNE_LENGTH))
+
+
 def test_automaton_refuses_bad_lengths():
     with pytest.raises(ValueError, match="at least 2"):
         move_automaton(1)
     with pytest.raises(TypeError, match="integer"):
         move_automaton(2.0)
+    with pytest.raises(TypeError, match="integer"):
+        build_move_automaton(True)
 
 
 @pytest.mark.parametrize("m,n", [(1, 6), (6, 1), (1, 2), (2, 1)])
