@@ -181,7 +181,8 @@ def random_solvable(m, n, count=None, seed=None, goal=None, distance=None):
         Only boards at exactly this optimal distance from ``goal`` (or with a
         distance in ``lo .. hi``), uniform among them; see
         :mod:`fastpuzzle.distances.sample`.  Exact for boards of at most 12
-        cells, by rejection (optimal solves) on 4x4.
+        cells (tables); on 13 to 16 cells exact near the goal (4x4: up to
+        distance 23), and on 4x4 by rejection (optimal solves) farther out.
 
     Returns
     -------
