@@ -163,12 +163,7 @@ def korf_pruning_rows(quick: bool, repeats: int = 3) -> list[dict]:
     np.asarray(db.data).sum()
     korf = read_instances("korf100_blank_last.txt", 16)[: 10 if quick else None]
     result = solve_each_pruning([b.reshape(4, 4) for b, _ in korf], [n for _, n in korf], db, repeats)
-    tag = f"korf{len(korf)} 7-8 +reflection"
-    undo_nodes = result["undo"][1].mean()
-    return pruning_rows(tag, result) + [
-        _row(f"{tag} nodes per instance, undo rule", round(undo_nodes), "nodes",
-             ratio=round(undo_nodes / PUBLISHED_NODES_78, 3), baseline=PUBLISHED_NODES_78,
-             note="ratio to the published 7-8 + reflection figure (counted with the undo rule)")]
+    return pruning_rows(f"korf{len(korf)} 7-8 +reflection", result)
 
 
 def _build78_rows(cpu, wall, peak, how):
@@ -228,15 +223,19 @@ def run(quick: bool, build78: bool = False) -> list[dict]:
         ok = all(s.status == "optimal" and s.length == n and s.verify(b) for s, n, b in zip(sols, lengths, boards))
         nodes = sum(s.nodes for s in sols)
         results[name] = (cpu, nodes)
+        # The published figure counts with the undo rule only: so does the row set against it.
+        undo_nodes = sum(s.nodes for s in solve_set(boards, db, prune="undo")[2]) if name == "7-8" else nodes
         tag = f"korf{len(boards)} {name}{' +reflection' if db.reflect else ''}"
         rows.append(_row(f"{tag} cpu seconds", round(cpu, 3), "s", note=f"wall {wall:.3f} s; all optimal and verified: {ok}"))
         rows.append(
             _row(
                 f"{tag} nodes per instance",
-                round(nodes / len(boards)),
+                round(undo_nodes / len(boards)),
                 "nodes",
-                note="with the move automaton (the default); the undo rule's count against the published "
-                "figure in the row 'nodes per instance, undo rule'",
+                ratio=round(undo_nodes / len(boards) / PUBLISHED_NODES_78, 2) if name == "7-8" else None,
+                baseline=PUBLISHED_NODES_78 if name == "7-8" else None,
+                note=(f"undo rule, as the published figure counts (ratio to it); the move automaton (the default, "
+                      f"cpu and rate rows): {nodes / len(boards):,.0f}") if name == "7-8" else "",
             )
         )
         rows.append(_row(f"{tag} nodes per second", round(nodes / max(cpu, 1e-9)), "nodes/s"))
