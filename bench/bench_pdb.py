@@ -7,6 +7,7 @@
         # Korf's 100 with the cached 7-8 and the 7-8 saved in DIR, side by side
     python bench/bench_pdb.py --hard80   # only the 17 positions that need 80 moves (7-8, both prunings)
     python bench/bench_pdb.py --prune    # only Korf's 100 with 7-8: the move automaton against the undo rule
+    python bench/bench_pdb.py --partitions   # how often 6-6-3 bounds a state higher than 7-8 (a maximum over both?)
 
 Build figures of 5-5-5 and 6-6-3 are measured here, each in a fresh process
 (time and peak resident memory); those of 7-8 and 6-6-6-6 are the ones
@@ -29,7 +30,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fastpuzzle import apply_moves, goal_board, pdb  # noqa: E402
+from fastpuzzle import apply_moves, goal_board, pdb, random_solvable  # noqa: E402
 from fastpuzzle import heuristics as fp_heuristics  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -154,6 +155,45 @@ def hard80_rows(quick: bool) -> list[dict]:
     return pruning_rows(f"hard80 ({len(hard)}) 7-8 +reflection", result, per_board=True)
 
 
+def second_partition_rows(walk_moves: int = 40) -> list[dict]:
+    """Would a maximum over 7-8 and 6-6-3 (each with its reflection) pay?  How
+    often 6-6-3 is the larger bound, and by how much on average, at the starts
+    of Korf's 100 and of the 80-move positions, at states of random walks
+    from Korf's starts (every 4th of ``walk_moves`` moves) and at 1,000
+    uniformly random states.  Where it is never
+    larger, the maximum equals 7-8 and only adds lookups."""
+    try:
+        db78 = pdb.load("7-8")
+    except FileNotFoundError:
+        return [_row("7-8 vs 6-6-3 bounds", None, "", note="not built: fastpuzzle pdb build 7-8")]
+    db663 = pdb.build("6-6-3", progress=False)
+    korf = [b.reshape(4, 4) for b, _ in read_instances("korf100_blank_last.txt", 16)]
+    hard = [b.reshape(4, 4) for b, _ in read_instances("hard80.txt", 16)]
+    rng = np.random.default_rng(2024)
+    walks = []
+    for start in korf:
+        board = start.copy()
+        for k in range(walk_moves):
+            board = apply_moves(board, "ULRD"[rng.choice([c for c in range(4) if _legal(board, c)])])
+            if k % 4 == 3:
+                walks.append(board)
+    rows = []
+    uniform = list(random_solvable(4, 4, 1000, seed=2024))
+    for tag, boards in (("Korf's 100 starts", korf), ("80-move starts", hard), ("random-walk states", walks),
+                        ("uniform random states", uniform)):  # fmt: skip
+        h78 = np.array([db78.lookup(b) for b in boards])
+        h663 = np.array([db663.lookup(b) for b in boards])
+        rows.append(_row(f"7-8 vs 6-6-3, {tag}: share where 6-6-3 is larger", round(float((h663 > h78).mean()), 4), "",
+                         note=f"{len(boards)} states; mean h 7-8 {h78.mean():.2f}, 6-6-3 {h663.mean():.2f}; mean gain "
+                         f"of the maximum {(np.maximum(h78, h663) - h78).mean():.3f} moves"))
+    return rows
+
+
+def _legal(board, code) -> bool:
+    r, c = np.argwhere(board == 0)[0]
+    return (code == 0 and r > 0) or (code == 1 and c > 0) or (code == 2 and c < 3) or (code == 3 and r < 3)
+
+
 def korf_pruning_rows(quick: bool, repeats: int = 3) -> list[dict]:
     """Korf's 100 (``quick``: first 10) with 7-8 + reflection, both prunings."""
     try:
@@ -266,6 +306,7 @@ def run(quick: bool, build78: bool = False) -> list[dict]:
     # --- the move automaton against the undo rule; the 80-move positions ---
     if not quick:
         rows.extend(korf_pruning_rows(False))
+        rows.extend(second_partition_rows())
     rows.extend(hard80_rows(quick))
     # --- 24-puzzle ----------------------------------------------------------
     if not quick:
@@ -339,6 +380,8 @@ def main(argv=None):
         i = argv.index("--compare78")
         first = int(argv[argv.index("--first") + 1]) if "--first" in argv else 100
         rows = compare78(argv[i + 1], first)
+    elif "--partitions" in argv:
+        rows = second_partition_rows()
     elif "--hard80" in argv or "--prune" in argv:
         rows = (korf_pruning_rows("--quick" in argv) if "--prune" in argv else []) + (
             hard80_rows("--quick" in argv) if "--hard80" in argv else [])
