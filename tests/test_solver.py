@@ -313,6 +313,8 @@ def test_unsolvable_raises_at_once():
         (dict(time_limit="1s"), TypeError, "time_limit must be a positive number"),
         (dict(goal=np.arange(16).reshape(4, 4)), ValueError, "goal has shape 4x4"),
         (dict(goal=[[1, 1, 2], [3, 4, 5], [6, 7, 0]]), ValueError, "goal: board is not a permutation"),
+        (dict(prune="none"), ValueError, "unknown prune 'none'"),
+        (dict(prune=10), TypeError, "prune must be a string"),
     ],
 )
 def test_bad_options(kwargs, exc, match):
@@ -321,6 +323,16 @@ def test_bad_options(kwargs, exc, match):
         fp.solve(board, **kwargs)
     with pytest.raises(exc, match=match):
         fp.solve_many([board], **kwargs)
+
+
+def test_prune_keeps_solutions_optimal_on_korf_instances():
+    """The automaton prunes nodes, never the optimum: Korf's published lengths with both rules."""
+    boards, lengths = read_korf("korf100.txt")
+    for i in (8, 11, 1):
+        undo = fp.solve(boards[i], KORF_GOAL, prune="undo")
+        auto = fp.solve(boards[i], KORF_GOAL)
+        assert undo.length == auto.length == lengths[i] and auto.verify(boards[i], KORF_GOAL)
+        assert auto.nodes < undo.nodes
 
 
 def test_bad_boards():
