@@ -2,8 +2,9 @@
 
     python bench/bench_distances.py [--quick]     (or python -m bench --only distances)
     python bench/bench_distances.py --dask        the Dask search of 3x4 alone
+    python bench/bench_distances.py --shipping    offsets a Dask pass ships per board (sampled)
     python bench/bench_distances.py --radii       radii and antipodes alone
-    python bench/bench_distances.py --acceptance [N]   4x4 distance shares alone (N boards, default 1000)
+    python bench/bench_distances.py --acceptance [N]   4x4 distance shares alone (N boards, default 10,000)
 
 * whole-space search of 3x3, 3x4 and 2x6 (quick: 3x3, 2x5), each in a fresh
   process with an empty cache and the kernels compiled first: wall and CPU
@@ -11,7 +12,7 @@
 * radius and antipode count of every shape up to 12 cells, both orientations,
   lines included (quick: up to 10 cells); 12-cell tables from the disk cache;
 * ``random_solvable(3, 3, count=10**6, distance=k)``: boards per second;
-* 4x4: optimal distances of 1,000 uniform random boards (quick: 100), the
+* 4x4: optimal distances of 10,000 uniform random boards (quick: 100), the
   share at each distance (the acceptance rate of ``distance=k``) and of
   50..55, and ``random_solvable(4, 4, distance=(50, 55))`` boards per second;
 * full mode: the Dask search of 3x4 on ``LocalCluster(n_workers=2,
@@ -159,6 +160,44 @@ def _acceptance_4x4(rows, sample, solver_rows=True):
                     note=f"{count} boards by rejection"))  # fmt: skip
 
 
+def vertical_leaving(m, n, slices, sample=200_000, seed=5):
+    """Vertical neighbours per board that lie in another slice when the rank
+    range of ``m x n`` is cut into ``slices`` slices of whole tile-order
+    blocks (as :func:`distance_table_dask` cuts it), on ``sample`` uniform
+    boards: the offsets a step ships per board of its layer."""
+    from fastpuzzle.distances.ranking import StateSpace
+
+    space = StateSpace(m, n)
+    N = space.cells
+    edges = np.unique(np.linspace(0, space.orders, slices + 1).astype(np.int64))
+    ranks = np.random.default_rng(seed).integers(0, space.size, size=sample, dtype=np.int64)
+    flat = space.boards(ranks).reshape(sample, N)
+    blank = np.argmax(flat == 0, axis=1)
+    owner = np.searchsorted(edges, ranks // N, side="right")
+    leaving = 0
+    for step in (-n, n):
+        ok = (blank + step >= 0) & (blank + step < N)
+        moved = flat[ok].copy()
+        rows, b = np.arange(moved.shape[0]), blank[ok]
+        moved[rows, b], moved[rows, b + step] = moved[rows, b + step], 0
+        there = np.searchsorted(edges, space.ranks(moved) // N, side="right")
+        leaving += int((there != owner[ok]).sum())
+    return leaving / sample
+
+
+def _shipping(rows, measured=None):
+    """Offsets shipped per board: sampled for 3x4 (beside the measured run) and for 2x7 and 3x5
+    cut into 1 GB slices (1 byte per board)."""
+    for m, n, slices in ((3, 4, 4), (2, 7, 44), (3, 5, 654)):
+        per_board = vertical_leaving(m, n, slices)
+        size = math.factorial(m * n) // 2
+        note = f"sampled on 200,000 boards; {size * per_board * 4 / 1e9:,.1f} GB of offsets over the whole search"
+        if (m, n) == (3, 4) and measured is not None:
+            note += f"; measured in the Dask run: {measured:.3f}"
+        rows.append(row(FAMILY, f"dask {m}x{n} offsets per board, {slices} slices", round(per_board, 3),
+                        "per board", note=note))  # fmt: skip
+
+
 def _worker_cpu(client):
     return sum(client.run(time.process_time).values())
 
@@ -200,6 +239,7 @@ def _dask_3x4(rows, built, m=3, n=4, partitions=4):
     rows.append(row(FAMILY, f"dask {m}x{n} offsets shipped", round(shipped / local.size, 3), "per board",
                     note=f"{shipped:,} uint32 offsets ({shipped * 4 / 2**20:,.0f} MiB) in all, "
                          f"peak pass {int(stats['shipped'].max()) * 4 / 2**20:,.0f} MiB"))  # fmt: skip
+    _shipping(rows, shipped / local.size)
     if not (same_counts and same_depths):
         raise SystemExit(f"the Dask search differs from the local search on {m}x{n}")
 
@@ -210,25 +250,27 @@ def run(quick: bool) -> list[dict]:
     built = _builds(rows, quick)
     _radii(rows, quick, built)
     _generation_3x3(rows, quick)
-    _acceptance_4x4(rows, 100 if quick else 1000)
+    _acceptance_4x4(rows, 100 if quick else 10000)
     if not quick:
         _dask_3x4(rows, built)
     return rows
 
 
 def main(argv=None):
-    """``--quick``; or one part alone: ``--dask``, ``--radii``, ``--acceptance [N]`` (boards, default 1000)."""
+    """``--quick``; or one part alone: ``--dask``, ``--shipping``, ``--radii``, ``--acceptance [N]`` (boards, default 10,000)."""
     args = list(argv if argv is not None else sys.argv[1:])
     print_header("exact distances")
     print(f"# cores: {os.cpu_count()}")
     rows = []
     if "--dask" in args:
         _dask_3x4(rows, {})
+    elif "--shipping" in args:
+        _shipping(rows)
     elif "--radii" in args:
         _radii(rows, False, {})
     elif "--acceptance" in args:
         i = args.index("--acceptance")
-        sample = int(args[i + 1]) if i + 1 < len(args) and args[i + 1].isdigit() else 1000
+        sample = int(args[i + 1]) if i + 1 < len(args) and args[i + 1].isdigit() else 10000
         _acceptance_4x4(rows, sample, solver_rows=False)
     else:
         rows = run("--quick" in args)

@@ -155,6 +155,16 @@ def test_random_solvable_4x4_by_rejection():
 
     with pytest.raises(ValueError, match="budget of 0.001 s"):
         random_at_distance(4, 4, 1, (1, 2), fp.goal_board(4, 4), 70, 70, budget=1e-3)
+    # a rare distance: none in the measured sample nor in the pilot, refused after the pilot
+    with pytest.raises(ValueError, match=r"would take over .* fewer than 1 in 10,00\d of uniform random boards"):
+        random_at_distance(4, 4, 10**6, (1, 2), fp.goal_board(4, 4), 3, 3)
+
+
+def test_4x4_sample_is_the_measured_distribution():
+    from fastpuzzle.distances.sample import SAMPLE_4X4
+
+    assert sum(SAMPLE_4X4.values()) == 10_000 and min(SAMPLE_4X4) >= 0 and max(SAMPLE_4X4) <= 80  # radius 80
+    assert all(isinstance(v, int) and v > 0 for v in SAMPLE_4X4.values())
 
 
 @pytest.mark.parametrize(
