@@ -266,6 +266,8 @@ def test_dask_search_equals_local_search(rng):
         distance_table_dask(2, 2, stats=[], client=object())
     with pytest.raises(ValueError, match="16 cells|at most"):
         distance_table_dask(3, 6, client=object())
+    with pytest.raises(TypeError, match="client"):
+        distance_table_dask(2, 2, client=object())
 
 
 def test_bucketing_kernel_sorts_ranks_by_slice(rng):

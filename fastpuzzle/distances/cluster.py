@@ -198,6 +198,8 @@ def distance_table_dask(m, n, goal=None, *, client=None, partitions=8, progress=
     widest = max(edges[i + 1] - edges[i] for i in range(P)) * N
     if widest >= _MAX_SLICE:
         raise ValueError(f"partitions={partitions} leaves a slice of {widest:,} boards; at most {_MAX_SLICE - 1:,}")
+    if client is not None and not (hasattr(client, "submit") and hasattr(client, "gather")):
+        raise TypeError(f"client must be a distributed.Client or None, got {type(client).__name__}")
     if client is None:
         from distributed import get_client
 
