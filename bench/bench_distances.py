@@ -126,6 +126,30 @@ def _generation_3x3(rows, quick):
                         note=f"{count:,} boards; goal >= 1 M/s"))  # fmt: skip
 
 
+def _near_goal_4x4(rows, quick):
+    """Exact draws near the goal on 4x4: the layers' first build, then warm draws."""
+    import fastpuzzle as fp
+    from fastpuzzle.distances import near
+
+    depth = 18 if quick else 23  # 23: the farthest layer under near.MAX_LAYER on 4x4
+    near._CACHE.clear()
+    fp.random_solvable(3, 3, count=1, seed=0)  # the generator's own kernels, not the layers
+    c0, t0 = time.process_time(), time.perf_counter()
+    layers = near.layers_near_goal(fp.goal_board(4, 4), depth)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    rows.append(row(FAMILY, f"4x4 layers near the goal to distance {depth}", round(cpu, 2), "s",
+                    note=f"CPU, first build; wall {wall:.2f} s; {sum(len(x) for x in layers):,} boards; "
+                         f"layer {depth}: {len(layers[depth]):,} boards"))  # fmt: skip
+    count = 10**5 if quick else 10**6
+    for k in (10, depth):
+        fp.random_solvable(4, 4, count=10, seed=0, distance=k)
+        t0 = time.perf_counter()
+        fp.random_solvable(4, 4, count=count, seed=1, distance=k)
+        s = time.perf_counter() - t0
+        rows.append(row(FAMILY, f"random_solvable 4x4 distance={k}", round(count / s), "boards/s",
+                        note=f"{count:,} boards, exact draws from the layers near the goal"))  # fmt: skip
+
+
 def _acceptance_4x4(rows, sample, solver_rows=True):
     """Optimal distances of ``sample`` uniform random 4x4 boards (7-8 database
     when cached): the share at each distance, the acceptance of
@@ -250,6 +274,7 @@ def run(quick: bool) -> list[dict]:
     built = _builds(rows, quick)
     _radii(rows, quick, built)
     _generation_3x3(rows, quick)
+    _near_goal_4x4(rows, quick)
     _acceptance_4x4(rows, 100 if quick else 10000)
     if not quick:
         _dask_3x4(rows, built)
