@@ -166,6 +166,17 @@ def jit(*args, **kwargs):
     return lambda func: _quick_loading(decorate(func))
 
 
+def jit_inner(*args, **kwargs):
+    """:func:`jit` for a helper that only other kernels call.
+
+    Numba builds two entry points for every compiled function, one for
+    Python and one for C, and compiles them with it; a helper called only
+    from compiled code needs neither (half a second of the constructive
+    solver's first compile).  Calling it from Python is an error.
+    """
+    return jit(*args, no_cpython_wrapper=True, no_cfunc_wrapper=True, **kwargs)
+
+
 def pjit(*args, **kwargs):
     """``numba.njit(parallel=True)`` with the package options."""
     opts = dict(JIT_OPTIONS, parallel=True, **kwargs)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import jit, jit_inner
 from ...moves import step_cell, step_offset, transposed_code, undo_code
 from .routes import route_blank, short_path
 from .state import (
@@ -21,7 +21,10 @@ from .state import (
 )  # fmt: skip
 
 
-@jit(inline="always")  # inlined into the hot loop of move_tile
+# Plain calls, not Numba-level inlining: LLVM inlines them into move_tile all
+# the same (the warm 300 x 300 solve runs as fast), while inlining them in
+# Numba's IR cost seconds of the first compile.
+@jit_inner
 def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, gate):
     """The step (dr, dc) of the tile at (xr, xc) toward (tr, tc) that the
     blank at (br, bc) reaches cheapest.  After a step the blank sits behind
@@ -72,7 +75,7 @@ def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, 
     return best, dr, dc, gated
 
 
-@jit(inline="always")  # inlined into the hot loop of move_tile
+@jit_inner
 def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, pair, moves):
     """Write into ``moves`` the blank's moves from (br, bc) to the cell in
     front of the tile at (xr, xc) stepping (dr, dc): a fixed pattern round
@@ -131,7 +134,7 @@ def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, x
     return k
 
 
-@jit
+@jit_inner
 def play_moves(cells, pos, codes, state, moves, k, blank, count, depth, frame):
     """Play logical ``moves[:k]`` from the blank at flat ``blank`` with
     ``count`` moves made and ``depth`` of them in the ring; returns the new
@@ -258,7 +261,7 @@ def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
     return ok
 
 
-@jit
+@jit_inner
 def join_cell(pos, locked, state, mover, anchor, tr, tc, front):
     """The cell next to tile ``anchor`` where tile ``mover`` should join it:
     on the side nearest the mover; ``front`` > 0 prefers the side toward
