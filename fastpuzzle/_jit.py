@@ -11,8 +11,9 @@ for small inputs (:data:`PARALLEL_MIN_CELLS`).  Both must happen before the
 threading layer starts, which is why this module sets them at import time.
 
 Start-up: a command-line run pays for Numba on every call, so the Numba
-work that fastpuzzle's kernels never need is skipped (``fastpuzzle reach
---judge < /dev/null``: about 1.2 s of CPU before, 0.75 s after, on the
+work that fastpuzzle's kernels never need is skipped (the start-up of
+``fastpuzzle reach --judge``, as ``python bench/bench_io.py --only judge``
+prints it: 1.1-1.3 s of CPU before, 0.75-0.85 s after, on the shared
 2-core test machine):
 
 * :func:`_import_numba`: Numba's import also imports SciPy (for a version
