@@ -172,9 +172,9 @@ def jit_inner(*args, **kwargs):
 
     Numba builds a C entry point (a ``cfunc`` wrapper, for first-class
     function use) for every compiled function, and compiles it with it; a
-    helper called from compiled code needs none.  Its Python entry point is
-    kept: dropping it too saved another 3% of the constructive solver's
-    first compile, but a call from Python then crashed the interpreter.
+    helper called from compiled code needs none.  (Dropping the Python entry
+    point too, ``no_cpython_wrapper``, saves a little more but makes a call
+    from Python crash the interpreter.)
     """
     return jit(*args, no_cfunc_wrapper=True, **kwargs)
 

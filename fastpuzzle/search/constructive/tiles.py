@@ -21,10 +21,7 @@ from .state import (
 )  # fmt: skip
 
 
-# Plain calls, not Numba-level inlining: LLVM inlines them into move_tile all
-# the same (the warm 300 x 300 solve runs as fast), while inlining them in
-# Numba's IR cost seconds of the first compile.
-@jit_inner
+@jit(inline="always")  # inlined into the hot loop of move_tile
 def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, gate):
     """The step (dr, dc) of the tile at (xr, xc) toward (tr, tc) that the
     blank at (br, bc) reaches cheapest.  After a step the blank sits behind
@@ -75,7 +72,7 @@ def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, 
     return best, dr, dc, gated
 
 
-@jit_inner
+@jit(inline="always")  # inlined into the hot loop of move_tile
 def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, pair, moves):
     """Write into ``moves`` the blank's moves from (br, bc) to the cell in
     front of the tile at (xr, xc) stepping (dr, dc): a fixed pattern round
