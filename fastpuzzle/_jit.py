@@ -10,29 +10,64 @@ unless the user set it) and batch functions fall back to their serial kernel
 for small inputs (:data:`PARALLEL_MIN_CELLS`).  Both must happen before the
 threading layer starts, which is why this module sets them at import time.
 
-Start-up: Numba's array-math support, loaded with the first kernel, imports
-``scipy.linalg`` only to learn whether BLAS is there (a few tenths of a second,
-more than loading all of fastpuzzle's cached kernels).  No kernel here uses
-BLAS, so :func:`_skip_blas_probe` loads that module with the probe answered by
-whether SciPy is installed, without importing it; ``np.dot`` in other jitted
-code still imports BLAS when it is compiled.
+Start-up: a command-line run pays for Numba on every call, so the Numba
+work that fastpuzzle's kernels never need is skipped (the start-up of
+``fastpuzzle reach --judge``, as ``python bench/bench_io.py --only judge``
+prints it: 1.1-1.3 s of CPU before, 0.75-0.85 s after, on the shared
+2-core test machine):
+
+* :func:`_import_numba`: Numba's import also imports SciPy (for a version
+  check) and PyYAML (for a config file that is rarely there);
+* :class:`QuickLoadCache`: a kernel loaded from the on-disk cache does not
+  first load every typing and lowering registry of Numba, which only a
+  compile uses;
+* :func:`_skip_blas_probe`: before a compile, Numba's array-math support is
+  imported with its ``scipy.linalg`` probe for BLAS answered by whether
+  SciPy is installed (no kernel here uses BLAS; ``np.dot`` in other jitted
+  code still imports BLAS when it is compiled);
+* :func:`skip_extension_scan`: the command line does not look for Numba
+  extensions among the installed packages.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("KMP_BLOCKTIME", "0")
 
-import numba  # noqa: E402
+
+def _import_numba():
+    """``import numba`` without the modules it loads for nothing.
+
+    Numba's import checks the installed SciPy's version (importing SciPy, a
+    tenth of a second) and imports PyYAML to read a ``.numba_config.yaml``
+    that is almost never there.  Both are hidden while Numba loads (an
+    import of a name set to ``None`` in ``sys.modules`` fails at once, which
+    Numba takes as "not installed"); YAML only when no such file is in the
+    working directory.  Names already imported are left alone.
+    """
+    hidden = [m for m in ("scipy",) if m not in sys.modules]
+    if not os.path.isfile(".numba_config.yaml") and "yaml" not in sys.modules:
+        hidden.append("yaml")
+    for m in hidden:
+        sys.modules[m] = None  # type: ignore[assignment]
+    try:
+        import numba
+    finally:
+        for m in hidden:
+            if sys.modules.get(m, 0) is None:
+                del sys.modules[m]
+    return numba
+
+
+numba = _import_numba()
 
 
 def _skip_blas_probe() -> None:
     """Import ``numba.np.arraymath`` without its ``scipy.linalg`` probe (see above)."""
-    import sys
-
     if "numba.np.arraymath" in sys.modules:
         return
     try:
@@ -50,7 +85,65 @@ def _skip_blas_probe() -> None:
         pass
 
 
-_skip_blas_probe()
+def _quick_cache_class():
+    """:class:`QuickLoadCache`: a ``FunctionCache`` whose hits skip Numba's
+    registry refresh (``None`` where Numba's cache is laid out otherwise).
+
+    Numba's cache load first "refreshes" the compiler: it imports and
+    registers every typing and lowering registry (a quarter of a second),
+    which only compiling uses.  A hit needs the runtime (NRT) alone; on a
+    miss the BLAS probe is skipped and compiling refreshes as usual.
+    """
+    try:
+        from numba.core.caching import FunctionCache
+        from numba.core.runtime import rtsys
+    except ImportError:  # another Numba layout: load as usual
+        return None
+    if not (hasattr(FunctionCache, "_load_overload") and hasattr(FunctionCache, "_guard_against_spurious_io_errors")):
+        return None
+
+    class QuickLoadCache(FunctionCache):
+        def load_overload(self, sig, target_context):
+            rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                found = self._load_overload(sig, target_context)
+                if found is None:
+                    _skip_blas_probe()  # a compile follows: its refresh imports arraymath
+                return found
+            _skip_blas_probe()  # an I/O error was swallowed: a compile follows
+            return None
+
+    return QuickLoadCache
+
+
+QuickLoadCache = _quick_cache_class()
+
+
+def _quick_loading(dispatcher):
+    """``dispatcher`` with cache hits that skip the registry refresh (see above)."""
+    cache = getattr(dispatcher, "_cache", None)
+    if QuickLoadCache is not None and type(cache) is QuickLoadCache.__mro__[1]:
+        cache.__class__ = QuickLoadCache
+    return dispatcher
+
+
+def skip_extension_scan() -> None:
+    """Take Numba's third-party extensions as loaded, without looking for them.
+
+    Before its first compile or cache load Numba reads the entry points of
+    every installed distribution, looking for Numba extensions (about 50 ms
+    with a few hundred packages).  fastpuzzle's kernels use none, so a
+    process that runs only them -- the command line -- skips the scan.  Not
+    for a library's caller: their own jitted code may need an extension.
+    """
+    try:
+        from numba.core import entrypoints
+
+        if hasattr(entrypoints, "_already_initialized"):
+            entrypoints._already_initialized = True
+    except ImportError:  # another Numba layout: it scans as usual
+        pass
+
 
 #: Options shared by every kernel: compiled code is cached on disk, the GIL is
 #: released so callers may run kernels from their own threads.
@@ -69,16 +162,30 @@ def jit(*args, **kwargs):
     """``numba.njit`` with the package options (serial kernel)."""
     opts = dict(JIT_OPTIONS, **kwargs)
     if args and callable(args[0]):
-        return numba.njit(**opts)(args[0])
-    return numba.njit(*args, **opts)
+        return _quick_loading(numba.njit(**opts)(args[0]))
+    decorate = numba.njit(*args, **opts)
+    return lambda func: _quick_loading(decorate(func))
+
+
+def jit_inner(*args, **kwargs):
+    """:func:`jit` for a helper that only other kernels call.
+
+    Numba builds a C entry point (a ``cfunc`` wrapper, for first-class
+    function use) for every compiled function, and compiles it with it; a
+    helper called from compiled code needs none.  (Dropping the Python entry
+    point too, ``no_cpython_wrapper``, saves a little more but makes a call
+    from Python crash the interpreter.)
+    """
+    return jit(*args, no_cfunc_wrapper=True, **kwargs)
 
 
 def pjit(*args, **kwargs):
     """``numba.njit(parallel=True)`` with the package options."""
     opts = dict(JIT_OPTIONS, parallel=True, **kwargs)
     if args and callable(args[0]):
-        return numba.njit(**opts)(args[0])
-    return numba.njit(*args, **opts)
+        return _quick_loading(numba.njit(**opts)(args[0]))
+    decorate = numba.njit(*args, **opts)
+    return lambda func: _quick_loading(decorate(func))
 
 
 def use_threads(n_cells: int) -> bool:

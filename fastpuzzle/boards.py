@@ -20,7 +20,7 @@ import numpy as np
 from ._jit import jit
 
 __all__ = [
-    "goal_board", "board_dtype", "as_boards", "as_goal", "BoardError", "check_shape", "cell_colours",
+    "goal_board", "board_dtype", "as_boards", "as_goal", "BoardError", "check_shape", "cell_colour", "cell_colours",
     "goal_cells", "relabel_table", "relabel_for_goal",
 ]  # fmt: skip
 
@@ -282,6 +282,12 @@ def as_goal(goal, m: int, n: int, *, check: bool = True) -> np.ndarray:
 # ------------------------------------------------------------------ cell colours
 
 
+@jit(inline="always")
+def cell_colour(cell, n):
+    """Checkerboard colour ``(row + col) % 2`` of row-major ``cell`` on a board of width ``n``."""
+    return ((cell // n) + (cell % n)) & 1
+
+
 @jit
 def cell_colours(m, n):
     """Checkerboard colour ``(row + col) % 2`` of every cell, row-major
@@ -295,7 +301,7 @@ def cell_colours(m, n):
     """
     out = np.empty(m * n, np.uint8)
     for i in range(m * n):
-        out[i] = ((i // n) + (i % n)) & 1
+        out[i] = cell_colour(i, n)
     return out
 
 

@@ -296,27 +296,40 @@ def _invariant_words(cells, colour, words):
     return parity64(acc) ^ colour[blank]
 
 
+#: Most levels a parity tree has (boards of up to 64**7 cells).
+TREE_MAX_LEVELS = 7
+
+
+@jit
+def fill_tree_levels(n_cells, offsets):
+    """Write the parity tree's word offsets for ``n_cells`` into ``offsets``
+    (``TREE_MAX_LEVELS + 1`` int64 at least) and return the number of
+    levels; for kernels that allocate nothing (the judge format).  The
+    layout is that of :func:`tree_levels`.
+    """
+    offsets[0] = 0
+    words = (n_cells + 63) >> 6
+    levels = 0
+    while True:
+        offsets[levels + 1] = offsets[levels] + words
+        levels += 1
+        if words <= 1:
+            return levels
+        words = (words + 63) >> 6
+
+
 @jit
 def tree_levels(n_cells):
-    """Word offsets of the parity tree for boards of ``n_cells`` (a kernel, so
-    other kernels -- the judge format -- build it too).
+    """Word offsets of the parity tree for boards of ``n_cells``.
 
     Level 0 holds one bit per value (the seen-mask), level ``l`` one bit per
     64**l values: the parity of how many of them were seen.  The top level
     is a single word.  ``offsets[l]`` is where level ``l`` starts;
     ``offsets[-1]`` is the number of words.
     """
-    levels = 1
-    words = (n_cells + 63) >> 6
-    while words > 1:
-        words = (words + 63) >> 6
-        levels += 1
-    offsets = np.zeros(levels + 1, np.int64)
-    words = (n_cells + 63) >> 6
-    for level in range(levels):
-        offsets[level + 1] = offsets[level] + words
-        words = (words + 63) >> 6
-    return offsets
+    offsets = np.zeros(TREE_MAX_LEVELS + 1, np.int64)
+    levels = fill_tree_levels(n_cells, offsets)
+    return offsets[: levels + 1].copy()
 
 
 @jit

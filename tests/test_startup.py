@@ -12,10 +12,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEAVY = ("numba", "fastpuzzle.search.constructive", "fastpuzzle.pdb", "dask", "tqdm")
 
 
-def modules_after(code: str) -> set:
+def modules_after(code: str, **env_vars) -> set:
     """Names in sys.modules after running ``code`` in a fresh interpreter."""
     script = code + "\nimport sys\nprint('\\n'.join(sys.modules))"
-    env = dict(os.environ, PYTHONPATH=ROOT)
+    env = dict(os.environ, PYTHONPATH=ROOT, **env_vars)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
     return set(out.stdout.split())
 
@@ -64,8 +64,19 @@ def test_warm_kernels_reports_its_work():
         warm_kernels(3, 3, judge="yes")
 
 
-def test_first_kernel_skips_numbas_blas_probe():
-    loaded = modules_after("import fastpuzzle as fp\nfp.is_solvable([[1, 2], [3, 0]])")
+JUDGE_ONE_CASE = "from fastpuzzle.io.judge import judge\nassert judge(b'2 1 2 3 0 1 2 3 0') == ['TAK']"
+
+
+def test_cached_kernel_loads_without_numbas_compiler_registries():
+    modules_after(JUDGE_ONE_CASE)  # compiled or loaded: on disk afterwards
+    loaded = modules_after(JUDGE_ONE_CASE)
+    assert "numba" in loaded and "fastpuzzle.io.judge" in loaded
+    # what only a compile needs (the registries, array creation), and what Numba's import checks for nothing
+    assert not [m for m in ("numba.np.arraymath", "numba.np.linalg", "numba.np.arrayobj", "cffi", "scipy", "yaml") if m in loaded]
+
+
+def test_compiling_skips_numbas_blas_probe(tmp_path):
+    loaded = modules_after("import fastpuzzle as fp\nfp.is_solvable([[1, 2], [3, 0]])", NUMBA_CACHE_DIR=str(tmp_path))
     assert "numba.np.arraymath" in loaded and "scipy.linalg" not in loaded
 
 

@@ -68,40 +68,15 @@ class _ClosedStream:
         return False
 
 
-_BLOCKED = ("scipy.linalg", "cffi")
-
-
-def _quick_start(argv):
-    """Trim start-up for the judge path, where start-up is part of the score.
-
-    Numba's first compile or cache load imports its linear-algebra support,
-    which probes ``scipy.linalg`` for BLAS, and its CFFI support (a few
-    tenths of a second together).  The judge path uses neither, so those
-    probes are made to fail fast in this process; the block is lifted before
-    returning.  Returns the names blocked.
-    """
-    if "--judge" not in argv:
-        return []
-    blocked = [m for m in _BLOCKED if m not in sys.modules]
-    for m in blocked:
-        sys.modules[m] = None  # type: ignore[assignment]
-    return blocked
-
-
 def main(argv=None) -> int:
     """Entry point of the ``fastpuzzle`` console script; returns the exit status."""
+    own_process = argv is None  # the console script or ``python -m fastpuzzle``, not a caller's process
     argv = sys.argv[1:] if argv is None else list(argv)
     if sys.stdout is None:
         sys.stdout = _ClosedStream("<stdout>")
     if sys.stderr is None:
         sys.stderr = _ClosedStream("<stderr>")
-    blocked = _quick_start(argv)
-    try:
-        return _main(argv)
-    finally:
-        for m in blocked:
-            if m in sys.modules and sys.modules[m] is None:
-                del sys.modules[m]
+    return _main(argv, own_process)
 
 
 def _say(command, message):
@@ -111,7 +86,7 @@ def _say(command, message):
         pass
 
 
-def _main(argv) -> int:
+def _main(argv, own_process=False) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -122,6 +97,10 @@ def _main(argv) -> int:
         return EXIT_BAD_INPUT
     from ..io.write import OutputInterrupted
 
+    if own_process:  # this process runs fastpuzzle's kernels only: no Numba extension to look for
+        from .._jit import skip_extension_scan
+
+        skip_extension_scan()
     command = args.command
     try:
         return int(args.run(args) or 0)

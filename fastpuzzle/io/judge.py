@@ -10,6 +10,11 @@ tree (the layout of :func:`fastpuzzle.inversion_kernels.tree_levels`).  Its
 top word lives in a register.  The seen-mask also validates: a value whose
 bit is already set is a duplicate, found at the very number that repeats.
 
+The kernels allocate nothing: the tree's words and offsets are passed in,
+sized once for the largest case the input can hold.  Loading them from
+Numba's cache then needs none of Numba's array-creation code, a tenth of a
+second of every judged run's start-up.
+
 Before a case's buffers are allocated, its ``n`` is checked against the
 bytes left in the input (two grids of ``n*n`` numbers take at least
 ``4*n*n`` bytes after ``n``), so a lone ``30000`` is refused at once instead
@@ -21,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
-from ..boards import cell_colours
-from ..inversion_kernels import parity64, tree_levels
+from ..boards import cell_colour
+from ..inversion_kernels import TREE_MAX_LEVELS, fill_tree_levels, parity64
 from .errors import BoardFileError
 from .source import strip_bom
 
@@ -80,7 +85,7 @@ def _scan_short_case(buf, pos, N, case, err):
 
 
 @jit
-def _read_grid(buf, pos, N, words, offsets, case, g, err):
+def _read_grid(buf, pos, N, words, offsets, levels, case, g, err):
     """Parse one grid of ``N`` numbers at ``buf[pos:]`` into the parity tree.
 
     Returns ``(end, acc, blank)``: the position after the grid, an XOR
@@ -89,7 +94,7 @@ def _read_grid(buf, pos, N, words, offsets, case, g, err):
     on an error (described in ``err``).
     """
     L = buf.shape[0]
-    top = offsets.shape[0] - 2  # the top level: one word, kept in a register (if above level 0)
+    top = levels - 1  # the top level: one word, kept in a register (if above level 0)
     for w in range(offsets[max(top, 1)]):
         words[w] = 0
     top_word = np.uint64(0)
@@ -133,68 +138,70 @@ def _read_grid(buf, pos, N, words, offsets, case, g, err):
 
 
 @jit
-def _judge_case(buf, pos, case, scratch, err):
+def _judge_case(buf, pos, case, words, offsets, err):
     """Parse and answer the case whose ``n`` starts at or after ``buf[pos]``.
 
     The invariant of a grid -- inversion parity (blank as the smallest value)
     XOR the colour (row + col) of the blank's cell -- is conserved by every
     move and differs between the two components of the state graph (n >= 2;
     for n = 1 both grids are the lone blank), so the answer is TAK iff the
-    two invariants match.  ``scratch`` = (tree words, tree offsets, cell
-    colours, n) is reused between cases of the same size.  Returns
-    ``(answer, new_pos, scratch)``: 1 = TAK, 0 = NIE, -1 = end of input,
+    two invariants match.  ``words`` holds the tree of the largest case
+    the input can hold (see :func:`_tree_words`), ``offsets`` its levels.
+    Returns ``(answer, new_pos)``: 1 = TAK, 0 = NIE, -1 = end of input,
     -2 = error, with ``err`` = [code, case, byte position, grid, value].
     """
-    words, offsets, colour, cur_n = scratch
     L = buf.shape[0]
     while pos < L and _is_space(buf[pos]):
         pos += 1
     if pos >= L:
-        return -1, pos, scratch
+        return -1, pos
     start = pos
     n, pos = _number(buf, pos, _JUDGE_MAX_SIDE)
     if pos == start or (pos < L and not _is_space(buf[pos])):
         err[0], err[1], err[2] = _J_CHAR, case, pos
-        return -2, pos, scratch
+        return -2, pos
     if n < 1:
         err[0], err[1], err[2], err[4] = _J_SIDE, case, start, n
-        return -2, pos, scratch
+        return -2, pos
     if n > _JUDGE_MAX_SIDE:
         err[0], err[1], err[2] = _J_BIG, case, start
-        return -2, pos, scratch
+        return -2, pos
     N = n * n
     if L - pos < 4 * N:  # too short for 2N numbers (a separator and a digit each): find the error, allocate nothing
         _scan_short_case(buf, pos, N, case, err)
-        return -2, pos, scratch
-    if n != cur_n:
-        offsets = tree_levels(N)
-        if words.shape[0] < offsets[offsets.shape[0] - 1]:
-            words = np.empty(offsets[offsets.shape[0] - 1], np.uint64)
-        colour = cell_colours(n, n)
-        scratch = (words, offsets, colour, n)
-    pos, acc_a, blank_a = _read_grid(buf, pos, N, words, offsets, case, 0, err)
+        return -2, pos
+    levels = fill_tree_levels(N, offsets)
+    pos, acc_a, blank_a = _read_grid(buf, pos, N, words, offsets, levels, case, 0, err)
     if pos < 0:
-        return -2, err[2], scratch
-    pos, acc_b, blank_b = _read_grid(buf, pos, N, words, offsets, case, 1, err)
+        return -2, err[2]
+    pos, acc_b, blank_b = _read_grid(buf, pos, N, words, offsets, levels, case, 1, err)
     if pos < 0:
-        return -2, err[2], scratch
-    differ = parity64(acc_a ^ acc_b) ^ colour[blank_a] ^ colour[blank_b]
-    return (1 if differ == 0 else 0), pos, scratch
+        return -2, err[2]
+    differ = parity64(acc_a ^ acc_b) ^ cell_colour(blank_a, n) ^ cell_colour(blank_b, n)
+    return (1 if differ == 0 else 0), pos
 
 
 @jit
-def _judge_bytes(buf, out, err):
+def _judge_bytes(buf, out, words, offsets, err):
     """The judge format straight from raw bytes, one pass, case after case.
     Returns the number of cases; stops at the first error (``err[0] != 0``)."""
     pos = 0
     case = 0
-    scratch = (np.empty(0, np.uint64), np.zeros(2, np.int64), np.zeros(1, np.uint8), -1)
     while True:
-        ans, pos, scratch = _judge_case(buf, pos, case, scratch, err)
+        ans, pos = _judge_case(buf, pos, case, words, offsets, err)
         if ans < 0:
             return case
         out[case] = ans
         case += 1
+
+
+def _tree_words(n_bytes):
+    """Words of the parity tree of the largest case ``n_bytes`` of input can
+    hold: a case of ``N = n*n`` cells takes at least ``4*N`` bytes (checked
+    before its tree is built), and a tree of ``N`` cells has at most
+    ``N/64 + N/64**2 + ... + TREE_MAX_LEVELS`` (rounded up, level by level)
+    ``<= N // 63 + TREE_MAX_LEVELS + 1`` words."""
+    return min(n_bytes // 4, JUDGE_MAX_SIDE * JUDGE_MAX_SIDE) // 63 + TREE_MAX_LEVELS + 1
 
 
 def _token(buf, pos) -> str:
@@ -254,7 +261,8 @@ def judge_verdicts(data, name="<stdin>") -> np.ndarray:
     buf = strip_bom(buf)
     out = np.empty(buf.shape[0] // 5 + 1, np.uint8)  # a case takes at least 5 bytes ("1 0 0")
     err = np.zeros(5, np.int64)
-    k = _judge_bytes(buf, out, err)
+    words = np.empty(_tree_words(buf.shape[0]), np.uint64)
+    k = _judge_bytes(buf, out, words, np.zeros(TREE_MAX_LEVELS + 1, np.int64), err)
     if err[0] != _J_OK:
         code, case, pos, grid, value = (int(v) for v in err)
         line = int(np.count_nonzero(buf[:pos] == 10)) + 1

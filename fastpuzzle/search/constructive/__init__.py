@@ -19,7 +19,8 @@ are in :mod:`.state`; the public wrapper in :mod:`.solver`.
 The kernel is compiled in pieces (one module per stage, each piece cached
 on disk by Numba, every piece with a single signature) and driven from
 Python one line at a time, so no compiled function holds the whole solver
-and the first call compiles each piece once.
+and the first call compiles each piece once.  Pieces that only other pieces
+call are compiled without a C entry point (:func:`fastpuzzle._jit.jit_inner`).
 """
 
 from .solver import relabelled_manhattan, solve_constructive, write_solution

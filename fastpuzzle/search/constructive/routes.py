@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import jit, jit_inner
 from ...moves import COL_STEP, ROW_STEP, step_cell
 from .state import (
     BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, UP,
@@ -18,7 +18,7 @@ from .state import (
 )  # fmt: skip
 
 
-@jit
+@jit_inner
 def lpath_walk(cells, pos, codes, state, r0, c0, r1, c1, across_first):
     """Take the blank along the L-shaped path (r0,c0) -> (r1,c1)."""
     across = RIGHT if c1 > c0 else LEFT
@@ -31,7 +31,7 @@ def lpath_walk(cells, pos, codes, state, r0, c0, r1, c1, across_first):
         run_blank(cells, pos, codes, state, across, abs(c1 - c0))
 
 
-@jit
+@jit_inner
 def bfs_route(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, xr, xc, rlo, rhi, clo, chi):
     """Shortest route of the blank to (tr, tc) inside the logical box
     [rlo, rhi] x [clo, chi], avoiding locked cells and (xr, xc).  Cells of the
@@ -127,7 +127,7 @@ def route_blank(cells, pos, locked, codes, state, visited, parent, queue, tr, tc
 # ---------------------------------------------------------------- short paths, frame unpacked (hot loop)
 
 
-@jit
+@jit_inner
 def lpath_clear_unpacked(locked, rows, cols, row_step, col_step, r0, c0, r1, c1, across_first, xr, xc):
     """Whether the L-shaped path (r0,c0) -> (r1,c1) is free (start
     excluded); ``across_first``: along the row first, then along the column.
@@ -149,7 +149,7 @@ def lpath_clear_unpacked(locked, rows, cols, row_step, col_step, r0, c0, r1, c1,
     return True
 
 
-@jit
+@jit_inner
 def lpath_pack(r0, c0, r1, c1, across_first, packed, k):
     """Append the codes of an L-shaped path to ``packed`` (2 bits a move)."""
     across = RIGHT if c1 > c0 else LEFT
@@ -166,7 +166,7 @@ def lpath_pack(r0, c0, r1, c1, across_first, packed, k):
     return packed, k
 
 
-@jit
+@jit_inner
 def short_path(locked, rows, cols, row_step, col_step, br, bc, fr, fc, xr, xc):
     """A shortest-looking path of at most 7 moves for the blank from (br, bc)
     to (fr, fc) avoiding (xr, xc) and locked cells: an L-shaped path, or one

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import jit, jit_inner
 from ...moves import DOWN_CODE, LEFT_CODE, RIGHT_CODE, UP_CODE, step_offset, transposed_code, undo_code
 
 # ---------------------------------------------------------------- state slots
@@ -73,13 +73,13 @@ def logical_cell(state, p):
     return pr, pc
 
 
-@jit
+@jit_inner
 def l1(ar, ac, br, bc):
     """Manhattan distance of two cells."""
     return abs(ar - br) + abs(ac - bc)
 
 
-@jit
+@jit_inner
 def direction_code(dr, dc):
     """Move code of a unit step (dr, dc)."""
     if dr == -1:
@@ -140,7 +140,7 @@ def play_pattern(cells, pos, codes, state, pattern):
         run_blank(cells, pos, codes, state, int(code), 1)
 
 
-@jit
+@jit_inner
 def frame_steps(state):
     """The frame unpacked into scalars: (rows, cols, row step, column step);
     logical (r, c) is flat cell ``r * row_step + c * col_step``."""
@@ -149,7 +149,7 @@ def frame_steps(state):
     return state[FRAME_ROWS], state[FRAME_COLS], state[ROW_STRIDE], np.int64(1)
 
 
-@jit
+@jit_inner
 def cell_free_unpacked(locked, rows, cols, row_step, col_step, r, c, xr, xc):
     """Whether the blank may enter logical cell (r, c): on the board, not
     locked, not the tile being moved (xr, xc).  The frame comes unpacked

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._jit import jit
+from ..._jit import jit, jit_inner
 from ...moves import step_cell, step_offset, transposed_code, undo_code
 from .routes import route_blank, short_path
 from .state import (
@@ -131,7 +131,7 @@ def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, x
     return k
 
 
-@jit
+@jit_inner
 def play_moves(cells, pos, codes, state, moves, k, blank, count, depth, frame):
     """Play logical ``moves[:k]`` from the blank at flat ``blank`` with
     ``count`` moves made and ``depth`` of them in the ring; returns the new
@@ -258,7 +258,7 @@ def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
     return ok
 
 
-@jit
+@jit_inner
 def join_cell(pos, locked, state, mover, anchor, tr, tc, front):
     """The cell next to tile ``anchor`` where tile ``mover`` should join it:
     on the side nearest the mover; ``front`` > 0 prefers the side toward
