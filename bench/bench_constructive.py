@@ -13,7 +13,7 @@ boards:
   jitted applier (``Solution.verify``) and its moves per second;
 * quality: solution length / the start's Manhattan distance sum (a lower
   bound on any solution), measured on the same board in the same run;
-* with ``--cold``: CPU seconds of the first call in a fresh process with an
+* with ``--cold`` (and in the full run): CPU seconds of the first call in a fresh process with an
   empty Numba cache (as after an install), the solver's kernels apart from
   the parity kernels of the solvability check, and the most signatures any
   piece of the kernel was compiled for.
@@ -94,9 +94,9 @@ def _median(values):
     return float(np.median(values))
 
 
-def run(quick: bool = False, cold: bool = False) -> list[dict]:
+def run(quick: bool = False, cold: bool | None = None) -> list[dict]:
     rows = []
-    if cold:
+    if cold if cold is not None else not quick:  # the full run times the first call too
         seconds, parity, signatures = cold_first_call()
         rows.append(dict(family="constructive", name="first call, empty cache", value=seconds, unit="s CPU",
                          ratio=None, baseline=None,
@@ -155,6 +155,7 @@ def print_rows(rows, title):
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="600x600 instead of 1000x1000, fewer repeats")
-    ap.add_argument("--cold", action="store_true", help="also time the first call with an empty Numba cache")
+    ap.add_argument("--cold", action="store_true", default=None,
+                    help="also time the first call with an empty Numba cache (the full run does)")
     args = ap.parse_args()
     print_rows(run(args.quick, args.cold), "bench_constructive")
