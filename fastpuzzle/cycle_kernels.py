@@ -12,7 +12,10 @@ it stays in L2) and stops at the first marked one.  On a permutation a walker
 can only stop at a walker's *start* (a marked run of a cycle begins at its
 start), so the walkers of one cycle stop at each other's starts in a ring:
 the cycles of the permutation are the cycles of the small permutation
-"walker -> walker whose start it stopped at", counted at the end.
+"walker -> walker whose start it stopped at", counted at the end.  A walker
+that stops at its own start closed a cycle alone and is only counted, so
+memory beyond the bitmaps is one (start, stop) pair per walker that shared
+its cycle: none for the identity, a few hundred for a random board.
 
 Validation comes from the same walk.  Every position is read exactly once
 (by the walker that marked it), so a walk always ends, after at most ``2N``
@@ -63,12 +66,8 @@ def _prefetch(typingctx, arr, index):
 @jit
 def cycle_scratch(n_cells):
     """Scratch of :func:`invariant_cycles_checked` for boards of ``n_cells``:
-    three bitmaps (marked, start, stopped-at) of one word per 64 cells and
-    two per-walker arrays (start cell, cell it stopped at).  The per-walker
-    arrays are sized for the worst case (one walker per cell) but only the
-    walkers' entries are touched."""
-    n_words = (n_cells + 63) >> 6
-    return np.empty((3, n_words), np.uint64), np.empty((2, n_cells), np.int64)
+    three bitmaps (marked, start, stopped-at) of one word per 64 cells."""
+    return np.empty((3, (n_cells + 63) >> 6), np.uint64)
 
 
 @jit(inline="always")
@@ -91,66 +90,76 @@ def _next_start(marked, cursor, n_cells):
 
 
 @jit(inline="always")
-def _walker_cycles(walk_starts, walk_stops, n_walkers):
-    """Cycles of the walker permutation (walker -> walker whose start it
-    stopped at); ``walk_starts`` is increasing, so a stop is found by
-    bisection.  ``walk_stops`` is overwritten with walker numbers."""
-    for w in range(n_walkers):
-        target = walk_stops[w]
-        if target != walk_starts[w]:
-            walk_stops[w] = np.searchsorted(walk_starts[:n_walkers], target)
-        else:
-            walk_stops[w] = w
+def _ring_cycles(ring_starts, ring_stops, n_ring):
+    """Cycles of the walker permutation "walker -> walker whose start it
+    stopped at", over the walkers that stopped at another's start."""
+    order = np.argsort(ring_starts[:n_ring])
+    sorted_starts = ring_starts[:n_ring][order]
+    nxt = np.empty(n_ring, np.int64)
+    for w in range(n_ring):
+        nxt[w] = order[np.searchsorted(sorted_starts, ring_stops[w])]
     cycles = 0
-    for w in range(n_walkers):
-        if walk_stops[w] < 0:
+    for w in range(n_ring):
+        if nxt[w] < 0:
             continue
         cycles += 1
         i = w
-        while walk_stops[i] >= 0:
-            nxt = walk_stops[i]
-            walk_stops[i] = -1
-            i = nxt
+        while nxt[i] >= 0:
+            j = nxt[i]
+            nxt[i] = -1
+            i = j
     return cycles
 
 
+@jit(inline="always")
+def _start_walker(marked, is_start, cursor, n_cells, pos, start, s, cells):
+    """Put a new walker on slot ``s`` at the first unmarked position at or
+    after ``cursor``; returns the new cursor (``n_cells``: none left, the
+    slot goes idle)."""
+    cursor = _next_start(marked, cursor, n_cells)
+    if cursor >= n_cells:
+        start[s] = -1
+        return cursor
+    bit = np.uint64(1) << np.uint64(cursor & 63)
+    marked[cursor >> 6] |= bit
+    is_start[cursor >> 6] |= bit
+    start[s] = cursor
+    pos[s] = cursor
+    _prefetch(cells, cursor)
+    return cursor
+
+
 @jit
-def invariant_cycles_checked(cells, colour, bits, walks):
+def invariant_cycles_checked(cells, colour, bits):
     """Invariant of one board (any size) and whether it is a permutation of
     ``0..N-1``, by :data:`WALKERS` interleaved cycle walkers (see the module
-    docstring).  ``bits`` and ``walks`` come from :func:`cycle_scratch`.
+    docstring).  ``bits`` comes from :func:`cycle_scratch`.
 
-    On a board that is not a permutation the invariant returned is 0 and
-    means nothing; the walk stops at the first sign of it.
+    A walker that stops at its own start closed a cycle alone and is only
+    counted; the others are kept as (start, stop) pairs, in arrays that grow
+    as needed.  On a board that is not a permutation the invariant returned
+    is 0 and means nothing; the walk stops at the first sign of it.
     """
     n_cells = cells.size
     marked, is_start, stopped_at = bits[0], bits[1], bits[2]
-    walk_starts, walk_stops = walks[0], walks[1]
     marked[:] = 0
     is_start[:] = 0
     stopped_at[:] = 0
-    one = np.uint64(1)
     pos = np.empty(WALKERS, np.int64)  # where each slot's walker stands (marked)
-    walker = np.empty(WALKERS, np.int64)  # which walker a slot holds, -1 once idle
-    n_walkers = 0
+    start = np.empty(WALKERS, np.int64)  # where it started, -1 once the slot is idle
+    ring_starts = np.empty(256, np.int64)
+    ring_stops = np.empty(256, np.int64)
+    n_ring = 0
+    alone = 0
     cursor = 0
     blank = 0
     live = 0
     for s in range(WALKERS):
-        cursor = _next_start(marked, cursor, n_cells)
-        if cursor >= n_cells:
-            walker[s] = -1
-            continue
-        marked[cursor >> 6] |= one << np.uint64(cursor & 63)
-        is_start[cursor >> 6] |= one << np.uint64(cursor & 63)
-        walk_starts[n_walkers] = cursor
-        walker[s] = n_walkers
-        pos[s] = cursor
-        n_walkers += 1
-        live += 1
+        cursor = _start_walker(marked, is_start, cursor, n_cells, pos, start, s, cells)
+        live += start[s] >= 0
     while live > 0:
         for s in range(WALKERS):
-            if walker[s] < 0:
+            if start[s] < 0:
                 continue
             p = pos[s]
             v = np.int64(cells[p])  # prefetched a round ago
@@ -159,7 +168,7 @@ def invariant_cycles_checked(cells, colour, bits, walks):
             if v == 0:
                 blank = p
             word = marked[v >> 6]
-            bit = one << np.uint64(v & 63)
+            bit = np.uint64(1) << np.uint64(v & 63)
             if word & bit == 0:  # the walk goes on
                 marked[v >> 6] = word | bit
                 pos[s] = v
@@ -169,30 +178,28 @@ def invariant_cycles_checked(cells, colour, bits, walks):
             if is_start[v >> 6] & bit == 0 or stopped_at[v >> 6] & bit != 0:
                 return np.uint8(0), False
             stopped_at[v >> 6] |= bit
-            walk_stops[walker[s]] = v
-            cursor = _next_start(marked, cursor, n_cells)
-            if cursor >= n_cells:
-                walker[s] = -1
-                live -= 1
-                continue
-            marked[cursor >> 6] |= one << np.uint64(cursor & 63)
-            is_start[cursor >> 6] |= one << np.uint64(cursor & 63)
-            walk_starts[n_walkers] = cursor
-            walker[s] = n_walkers
-            pos[s] = cursor
-            _prefetch(cells, cursor)
-            n_walkers += 1
-    cycles = _walker_cycles(walk_starts, walk_stops, n_walkers)
+            if v == start[s]:
+                alone += 1
+            else:
+                if n_ring == ring_starts.size:
+                    ring_starts = np.concatenate((ring_starts, np.empty(n_ring, np.int64)))
+                    ring_stops = np.concatenate((ring_stops, np.empty(n_ring, np.int64)))
+                ring_starts[n_ring] = start[s]
+                ring_stops[n_ring] = v
+                n_ring += 1
+            cursor = _start_walker(marked, is_start, cursor, n_cells, pos, start, s, cells)
+            live -= start[s] < 0
+    cycles = alone + _ring_cycles(ring_starts, ring_stops, n_ring)
     return np.uint8((n_cells - cycles) & 1) ^ colour[blank], True
 
 
 @jit
 def _cycles_range(flat, colour, out, lo, hi):
     """Boards ``lo..hi-1`` with one set of scratch; the first bad one, or -1."""
-    bits, walks = cycle_scratch(flat.shape[1])
+    bits = cycle_scratch(flat.shape[1])
     first_bad = -1
     for b in range(lo, hi):
-        out[b], ok = invariant_cycles_checked(flat[b], colour, bits, walks)
+        out[b], ok = invariant_cycles_checked(flat[b], colour, bits)
         if not ok and first_bad < 0:
             first_bad = b
     return first_bad

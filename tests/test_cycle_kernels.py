@@ -24,8 +24,7 @@ def _expected(board):
 
 
 def _walk(cells, m, n):
-    bits, walks = ck.cycle_scratch(m * n)
-    inv, ok = ck.invariant_cycles_checked(cells, cell_colours(m, n), bits, walks)
+    inv, ok = ck.invariant_cycles_checked(cells, cell_colours(m, n), ck.cycle_scratch(m * n))
     return int(inv), bool(ok)
 
 
