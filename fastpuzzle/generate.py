@@ -25,12 +25,11 @@ many boards follow it (``random_solvable(m, n, 10, seed=s)[:5]`` equals
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
 from ._jit import use_threads
 from .boards import as_goal, board_dtype, check_shape
+from .memory import check_allocation
 from .moves import MOVE_BYTES
 from .random_kernels import (
     PLAIN_PERMUTATIONS, REACHABLE_ONLY, line_parallel, line_serial, scramble_parallel, scramble_serial,
@@ -95,35 +94,6 @@ def seed_key(seed) -> tuple[int, int]:
 # ---------------------------------------------------------------------------
 # public API (and the checks the Dask twin shares)
 # ---------------------------------------------------------------------------
-
-
-def _physical_memory() -> int:
-    """Bytes of memory of this machine (0 when the system does not say)."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
-        return 0
-
-
-def check_allocation(n_bytes: int, what: str) -> None:
-    """Refuse (``ValueError``, naming the bytes) an allocation larger than this
-    machine's memory, before it is attempted: a huge request then fails at
-    once with the figure, not with a ``MemoryError`` or the system's killer.
-
-    Examples
-    --------
-    >>> check_allocation(1 << 20, "one board")
-    >>> check_allocation(1 << 80, "the boards")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: the boards would need 1,208,925,819,614,629,174,706,176 bytes ...
-    """
-    memory = _physical_memory()
-    if memory and n_bytes > memory:
-        raise ValueError(
-            f"{what} would need {n_bytes:,} bytes ({n_bytes / 2**30:,.1f} GiB), more than this machine's "
-            f"{memory / 2**30:,.1f} GiB of memory; ask for fewer or smaller boards, or write them in chunks"
-        )
 
 
 def _check_whole(value, name: str, *, allow_none: bool = False, minimum: int = 0):
@@ -211,7 +181,8 @@ def random_solvable(m, n, count=None, seed=None, goal=None, distance=None):
         Only boards at exactly this optimal distance from ``goal`` (or with a
         distance in ``lo .. hi``), uniform among them; see
         :mod:`fastpuzzle.distances.sample`.  Exact for boards of at most 12
-        cells, by rejection (optimal solves) on 4x4.
+        cells (tables); on 13 to 16 cells exact near the goal (4x4: up to
+        distance 23), and on 4x4 by rejection (optimal solves) farther out.
 
     Returns
     -------
@@ -225,7 +196,7 @@ def random_solvable(m, n, count=None, seed=None, goal=None, distance=None):
         ``float`` included) or of an accepted seed type.
     ValueError
         If a side or the count is out of range, the goal is malformed, or the
-        boards would need more bytes than the machine has (checked before
+        boards would need more bytes than the memory available (checked before
         allocating).
 
     Notes

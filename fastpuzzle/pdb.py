@@ -18,13 +18,12 @@ from .search.pdb import (
     build_partition,
     cache_dir,
     load,
-    save_atomic,
 )
 from .search.pdb.ranking import placement_count
 from .search.solve import solve_many_with_pdb, solve_with_pdb
 
 __all__ = [
     "PatternDatabase", "DATABASES", "MAX_CELLS",
-    "build", "build_partition", "load", "available", "cache_dir", "placement_count", "save_atomic",
+    "build", "build_partition", "load", "available", "cache_dir", "placement_count",
     "solve_with_pdb", "solve_many_with_pdb",
 ]  # fmt: skip

@@ -371,9 +371,9 @@ def test_generate_chunks_needs_a_count():
 )
 def test_huge_requests_are_refused_with_the_bytes_before_allocating(call, monkeypatch):
     # each needs more than a 16 GiB machine has; refused before np.empty is tried
-    import fastpuzzle.generate as gen
+    import fastpuzzle.memory as memory
 
-    monkeypatch.setattr(gen, "_physical_memory", lambda: 16 << 30)
+    monkeypatch.setattr(memory, "available_memory", lambda: 16 << 30)
     with pytest.raises(ValueError, match=r"would need [\d,]+ bytes"):
         call()
 

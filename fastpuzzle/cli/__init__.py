@@ -8,7 +8,7 @@ it runs.  Every bad input -- an unreadable file, a malformed line, a wrong
 shape, a board that is not a permutation, a size that cannot be met -- ends
 with one line on standard error naming the file, the line or board and the
 problem, and exit status 2.  Output files go through the package's one
-writer (:class:`fastpuzzle.io.write.AtomicOutput`).
+writer (:class:`fastpuzzle.atomic.AtomicOutput`).
 """
 
 from __future__ import annotations

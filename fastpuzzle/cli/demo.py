@@ -50,7 +50,7 @@ def run(args) -> int:
     import numba
 
     from ..generate import random_permutations, random_solvable
-    from ..io.errors import check_allocation
+    from ..memory import check_allocation
     from ..io.judge import judge
     from ..io.write import format_boards
     from ..solvability import is_solvable
@@ -58,7 +58,7 @@ def run(args) -> int:
     from .solve import demo_lines
 
     (m, n), count, seed = args.shape, args.count, args.seed
-    check_allocation(2 * count * m * n * 8, f"{count:,} {m}x{n} boards of each kind", "--count")
+    check_allocation(2 * count * m * n * 8, f"--count {count:,}: {m}x{n} boards of each kind")
     print(f"fastpuzzle demo: {count:,} {m}x{n} boards, {numba.get_num_threads()} threads on {os.cpu_count()} CPUs")
     sys.stdout.flush()  # the first run compiles for a while: say what is happening first
     print(f"  {warm_kernels(m, n).message()}")

@@ -29,7 +29,7 @@ def add_parser(subparsers):
     g.add_argument("--permutations", action="store_true", help="plain random permutations (about half unsolvable)")
     g.add_argument("--distance", type=distance_arg, metavar="K|LO:HI",
                    help="only boards at optimal distance K (or LO..HI) from the goal, uniform among them "
-                   "(shapes up to 12 cells, and 4x4)")
+                   "(shapes up to 12 cells; up to 16 cells near the goal; 4x4 by optimal solves)")
     g.add_argument("--goal", metavar="FILE", help="goal board (default: 1..mn-1 row-major, blank last)")
     g.add_argument("--out", required=True, type=output_arg, metavar="FILE",
                    help="output: .npy, or text ('-' for standard output)")

@@ -5,7 +5,12 @@ Shapes with a table (at most 12 cells): a uniform ``j`` in ``0 .. total-1``
 through the block index of :mod:`~fastpuzzle.distances.index`: a board
 uniform over the range — exact, with no rejection, however rare the depth.
 
-4x4: a board is uniform over the reachable boards when its rank
+13 to 16 cells (4x4, 3x5, 2x7, 2x8): the layers near the goal are
+enumerated exactly (:mod:`~fastpuzzle.distances.near`) and a draw is a
+uniform index into them, up to the depth where a layer would pass
+:data:`~fastpuzzle.distances.near.MAX_LAYER` boards (4x4: distance 25).
+
+4x4 beyond that: a board is uniform over the reachable boards when its rank
 (:mod:`~fastpuzzle.distances.ranking`) is uniform in ``0 .. 16!/2-1``; it is
 kept when its optimal length (:func:`fastpuzzle.distances.exact.distance`,
 pattern databases) falls in the range.  Kept boards are uniform over the
@@ -26,6 +31,7 @@ import time
 import numpy as np
 from .exact import DistanceBudgetError, distance
 from .index import pick_ranks
+from .near import MAX_NEAR_CELLS, random_near_goal
 from .ranking import StateSpace
 from .table import MAX_TABLE_CELLS, distance_table
 
@@ -34,6 +40,10 @@ __all__ = ["random_at_distance", "check_distance", "REJECTION_SHAPES"]
 REJECTION_SHAPES = ((4, 4),)
 #: Default budget of a rejection request, in seconds.
 DEFAULT_BUDGET = 60.0
+#: Ranges ending at most this far from the goal are drawn from the layers near
+#: the goal first (4x4 random boards lie 35 to 80 moves away: rejection never
+#: meets these).
+NEAR_MAX_DEPTH = 30
 #: Boards solved to measure the acceptance rate before a rejection request.
 PILOT = 64
 
@@ -52,10 +62,10 @@ def check_distance(distance_arg, m, n):
         raise TypeError(f"distance must be an int or a (lo, hi) pair of ints, got {distance_arg!r}")
     if lo < 0 or hi < lo:
         raise ValueError(f"distance range must satisfy 0 <= lo <= hi, got lo={lo}, hi={hi}")
-    if m * n > MAX_TABLE_CELLS and (m, n) not in REJECTION_SHAPES:
+    if m * n > MAX_NEAR_CELLS:
         raise ValueError(
-            f"distance= needs a distance table (boards of at most {MAX_TABLE_CELLS} cells) or a 4x4 board; "
-            f"got {m}x{n}"
+            f"distance= needs boards of at most {MAX_NEAR_CELLS} cells (a distance table up to "
+            f"{MAX_TABLE_CELLS} cells, the layers near the goal and optimal solves up to 16); got {m}x{n}"
         )
     return lo, hi
 
@@ -82,6 +92,11 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET)
         js = _stream(key).integers(0, total, size=count, dtype=np.int64)
         ranks = pick_ranks(table.depths, table.size, lo, min(hi, table.radius), js, table.range_index)
         return table.space.boards(ranks)
+    if hi <= NEAR_MAX_DEPTH or (m, n) not in REJECTION_SHAPES:
+        hint = "" if (m, n) not in REJECTION_SHAPES else (
+            f"; ranges reaching past {NEAR_MAX_DEPTH} moves are drawn by solving random boards instead"
+        )
+        return random_near_goal(goal, lo, hi, count, _stream(key), hint=hint)
     return _rejection(m, n, count, key, goal, lo, hi, budget)
 
 
@@ -111,7 +126,14 @@ def _rejection(m, n, count, key, goal, lo, hi, budget):
         if elapsed > budget or (not checked and (accepted > 0 or solved >= PILOT)):
             checked = True
             per_board = elapsed / solved
-            expected = float("inf") if rate == 0 else count / rate * per_board
+            if rate == 0:
+                raise ValueError(
+                    f"none of {solved} random {m}x{n} boards lies at distance {lo}..{hi} "
+                    f"({per_board * 1e3:.0f} ms per solve): drawing and solving cannot serve this range "
+                    f"within the budget of {budget:g} s; see docs/distances.md for the distances random "
+                    f"boards have, or ask for a range ending at most {NEAR_MAX_DEPTH} moves from the goal"
+                )
+            expected = count / rate * per_board
             if expected > budget:
                 raise ValueError(
                     f"{count} boards of {m}x{n} at distance {lo}..{hi} would take about "

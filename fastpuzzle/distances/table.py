@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..boards import BoardError, as_boards, as_goal
-from ..search.pdb.heuristic import save_atomic
+from ..atomic import save_array
 from ..search.pdb.store import cache_dir
 from .index import ranks_in_range
 from .ranking import StateSpace
@@ -219,7 +219,7 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
     else:
         table = _build(space, goal, progress, time_limit, threads)
         if path is not None:
-            save_atomic(path, table.depths)
+            save_array(path, table.depths)
             seconds = table.seconds
             del table  # the memory map replaces the built array: one copy at a time
             depths, counts = _load(space, path)

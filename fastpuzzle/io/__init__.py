@@ -1,7 +1,7 @@
 """Board files: the one reader and the one writer of fastpuzzle.
 
 ========================  =====================================================
-:mod:`.errors`            ``BoardFileError``, the shape parser, memory checks
+:mod:`.errors`            ``BoardFileError``, the shape parser, sizes checked
 :mod:`.source`            paths, standard input, streams; the byte order mark
 :mod:`.text`              one board per line, or grids (a compiled tokeniser)
 :mod:`.npy`               ``.npy`` headers checked before anything is allocated
@@ -19,8 +19,7 @@ from __future__ import annotations
 import importlib
 
 _HOMES = {
-    "BoardFileError": "errors", "parse_shape": "errors", "check_allocation": "errors",
-    "available_memory": "errors",
+    "BoardFileError": "errors", "parse_shape": "errors", "check_file_allocation": "errors",
     "parse_text": "text", "read_text_boards": "text",
     "load_boards": "read", "read_boards": "read", "iter_boards": "read", "count_boards": "read",
     "AtomicOutput": "write", "OutputInterrupted": "write", "NpyWriter": "write", "TextWriter": "write",

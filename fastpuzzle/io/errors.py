@@ -6,9 +6,9 @@ arguments without loading the compiled kernels.
 
 from __future__ import annotations
 
-import os
+from ..memory import AllocationError, check_allocation
 
-__all__ = ["BoardFileError", "parse_shape", "available_memory", "check_allocation"]
+__all__ = ["BoardFileError", "parse_shape", "check_file_allocation"]
 
 
 class BoardFileError(ValueError):
@@ -84,33 +84,20 @@ def parse_shape(text) -> tuple[int, int]:
     return m, n
 
 
-def available_memory() -> int:
-    """Bytes of memory the system can still give (``MemAvailable``, else free pages)."""
-    try:
-        with open("/proc/meminfo", "rb") as f:
-            for line in f:
-                if line.startswith(b"MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not Linux
-        return 1 << 62
-
-
-def check_allocation(nbytes: int, what: str, path="<input>") -> None:
-    """Refuse, before allocating, a buffer larger than the memory available.
+def check_file_allocation(nbytes: int, what: str, path="<input>") -> None:
+    """:func:`fastpuzzle.memory.check_allocation` for a size read from a file: the
+    refusal is a :class:`BoardFileError` naming ``path``.
 
     Examples
     --------
-    >>> check_allocation(1 << 10, "a small buffer")
+    >>> check_file_allocation(1 << 10, "a small buffer")
     >>> try:
-    ...     check_allocation(1 << 70, "boards of 10^12 cells", "x.npy")
+    ...     check_file_allocation(1 << 70, "boards of 10^12 cells", "x.npy")
     ... except BoardFileError as e:
-    ...     print(e.reason.split(", more")[0])
-    boards of 10^12 cells need 1,180,591,620,717,411,303,424 bytes
+    ...     print(e.path, e.reason.split(" (")[0])
+    x.npy boards of 10^12 cells would need 1,180,591,620,717,411,303,424 bytes
     """
-    have = available_memory()
-    if nbytes > have:
-        raise BoardFileError(path, f"{what} need {nbytes:,} bytes, more than the {have:,} bytes of memory available")
+    try:
+        check_allocation(nbytes, what)
+    except AllocationError as error:
+        raise BoardFileError(path, error.reason) from None

@@ -15,7 +15,7 @@ import stat
 
 import numpy as np
 
-from .errors import BoardFileError, check_allocation
+from .errors import BoardFileError, check_file_allocation
 
 __all__ = ["NPY_MAGIC", "ZIP_MAGIC", "NpyHeader", "read_npy_header", "regular_file_size", "load_npy", "iter_npy_chunks", "is_npy_name"]
 
@@ -134,7 +134,7 @@ def iter_npy_chunks(f, name, header, step, sized=False):
     """
     count, m, n = header.shape
     itemsize = header.dtype.itemsize
-    check_allocation(min(step, max(count, 1)) * m * n * itemsize, f"chunks of {min(step, count)} {m}x{n} boards", name)
+    check_file_allocation(min(step, max(count, 1)) * m * n * itemsize, f"chunks of {min(step, count)} {m}x{n} boards", name)
     for start in range(0, count, step):
         k = min(step, count - start)
         if sized:

@@ -16,7 +16,7 @@ import numpy as np
 
 from .._jit import jit
 from ..boards import BoardError, as_boards
-from .errors import BoardFileError, check_allocation, parse_shape
+from .errors import BoardFileError, check_file_allocation, parse_shape
 from .source import strip_bom
 
 __all__ = ["parse_text", "read_text_boards", "iter_text_boards", "validate_boards", "NoBoards", "TEXT_BLOCK_BYTES"]
@@ -126,7 +126,7 @@ def parse_text(data, name="<text>", line0=0):
     buf = np.frombuffer(data, np.uint8) if not isinstance(data, np.ndarray) else data
     n_lines = int(np.count_nonzero(buf == 10)) + 1
     # a number takes at least two bytes (a digit and a separator)
-    check_allocation(8 * (buf.shape[0] // 2 + 1 + n_lines), "the numbers of this text", name)
+    check_file_allocation(8 * (buf.shape[0] // 2 + 1 + n_lines), "the numbers of this text", name)
     vals = np.empty(buf.shape[0] // 2 + 1, np.int64)  # untouched pages cost nothing
     counts = np.empty(n_lines, np.int64)
     nv, nl, err, eline, ecol = _tokenize(buf, vals, counts)

@@ -6,10 +6,10 @@ Searching with them is the one IDA* engine's job (:mod:`fastpuzzle.search.ida`);
 """
 
 from .build import build_partition
-from .heuristic import MAX_CELLS, GoalPlan, PatternDatabase, save_atomic
+from .heuristic import MAX_CELLS, GoalPlan, PatternDatabase
 from .store import DATABASES, available, build, cache_dir, choose_database, load
 
 __all__ = [
     "PatternDatabase", "GoalPlan", "DATABASES", "MAX_CELLS",
-    "build", "build_partition", "load", "available", "cache_dir", "choose_database", "save_atomic",
+    "build", "build_partition", "load", "available", "cache_dir", "choose_database",
 ]  # fmt: skip

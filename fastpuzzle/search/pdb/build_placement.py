@@ -18,7 +18,7 @@ from numba import prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._jit import jit, pjit
-from .regions import atomic_or, big_zeros, edge_masks, flood, labels_for
+from .regions import atomic_or, big_zeros, edge_masks, flood, labels_for, slides_into
 from .ranking import rank_placement, unrank_placement
 
 __all__ = ["build_by_placement"]
@@ -99,20 +99,7 @@ def _expand_words(cur, nxt, reached, table, k, w, m, n, depth, lo, hi, labels, a
                 reg = regs[s]
                 regs[s] = 0
                 for dirn in range(4):
-                    # ys: blank cells of the region with a pattern tile next to
-                    # them in direction dirn; that tile slides into the blank.
-                    if dirn == 0:
-                        ys = reg & (occ << n) & full
-                        step = -n
-                    elif dirn == 1:
-                        ys = reg & not_first & ((occ & not_last) << 1)
-                        step = -1
-                    elif dirn == 2:
-                        ys = reg & not_last & ((occ & not_first) >> 1)
-                        step = 1
-                    else:
-                        ys = reg & (occ >> n)
-                        step = n
+                    ys, step = slides_into(reg, occ, dirn, n, full, not_first, not_last)
                     while ys != 0:
                         y = np.int64(trailing_zeros(ys))
                         ys &= ys - 1

@@ -44,7 +44,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from ..._jit import jit, pjit, use_threads
 from ...boards import as_goal
 from .heuristic import MAX_CELLS
-from .regions import atomic_or, big_zeros, edge_masks, flood
+from .regions import atomic_or, big_zeros, edge_masks, flood, slides_into
 from .ranking import placement_count, placement_weights, rank_placement, unrank_placement
 
 from .build_placement import build_by_placement
@@ -191,20 +191,7 @@ def _expand_sets(F, set_masks, parity, first, regions, cur_parity, binom, moved,
                 continue
             reg = regions[blk]
             for dirn in range(4):
-                # ys: blank cells of the region with a pattern tile next to
-                # them in direction dirn; that tile slides into the blank.
-                if dirn == 0:
-                    ys = reg & (occ << n) & full
-                    step = -n
-                elif dirn == 1:
-                    ys = reg & not_first & ((occ & not_last) << 1)
-                    step = -1
-                elif dirn == 2:
-                    ys = reg & not_last & ((occ & not_first) >> 1)
-                    step = 1
-                else:
-                    ys = reg & (occ >> n)
-                    step = n
+                ys, step = slides_into(reg, occ, dirn, n, full, not_first, not_last)
                 while ys != 0:
                     y = np.int64(trailing_zeros(ys))
                     ys &= ys - 1

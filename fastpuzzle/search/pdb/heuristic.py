@@ -17,8 +17,6 @@ below update the heuristic one move at a time inside that engine.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,12 +24,13 @@ import numpy as np
 from numba import prange
 
 from ..._jit import jit, pjit, use_threads
+from ...atomic import save_array, write_text
 from ...boards import as_boards
 from ...moves import board_symmetries
 from .ranking import placement_weights, rank_placement
 
 __all__ = [
-    "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "save_atomic", "check_partition",
+    "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition",
     "reflection_applies",
     "pdb_kernel_tables", "pdb_new_state", "pdb_start",
 ]  # fmt: skip
@@ -165,7 +164,7 @@ class PatternDatabase:
     def save(self, directory) -> Path:
         """Write ``meta.json`` and ``tables.npy`` into ``directory``."""
         directory = Path(directory)
-        save_atomic(directory / "tables.npy", self.data)
+        save_array(directory / "tables.npy", self.data)
         meta = dict(
             format=FORMAT_VERSION,
             name=self.name,
@@ -178,7 +177,7 @@ class PatternDatabase:
             build_peak_bytes=int(self.build_peak_bytes),
             build_cpu_seconds=float(self.build_cpu_seconds),
         )
-        save_atomic(directory / "meta.json", text=json.dumps(meta, indent=1))
+        write_text(directory / "meta.json", json.dumps(meta, indent=1))
         return directory
 
 
@@ -225,42 +224,6 @@ class GoalPlan:
     def unmap_codes(self, codes: np.ndarray) -> np.ndarray:
         """Move codes found on the mapped board, as moves on the original board."""
         return self.code_back[np.asarray(codes, np.int64)]
-
-
-def save_atomic(path, array=None, text=None) -> Path:
-    """Write an ``.npy`` array (or a text) to ``path`` through a temporary file
-    and a rename, so that a reader never sees half a file (parents are made).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as d:
-    ...     p = save_atomic(Path(d) / "a" / "x.npy", np.arange(3))
-    ...     np.load(p).tolist()
-    [0, 1, 2]
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if text is not None:
-        _replace_atomically(path, lambda fh: fh.write(text.encode()))
-    else:
-        _replace_atomically(path, lambda fh: np.save(fh, np.asarray(array)))
-    return path
-
-
-def _replace_atomically(path: Path, write) -> None:
-    """Write ``path`` through a temp file of a unique name, then rename it over
-    ``path``: readers never see a partial file, and two writers (threads or
-    processes building the same database) never share a temp file."""
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 @jit

@@ -17,13 +17,27 @@ from numba.extending import intrinsic
 
 from ..._jit import jit
 
-__all__ = ["flood", "atomic_or", "edge_masks", "region_labels", "labels_for", "big_zeros"]
+__all__ = ["flood", "slides_into", "atomic_or", "edge_masks", "region_labels", "labels_for", "big_zeros"]
 
 
 @jit
 def spread(s, n, full, not_first, not_last):
     """Cells next to a cell of mask ``s``."""
     return ((s >> n) | (s << n) | ((s & not_last) << 1) | ((s & not_first) >> 1)) & full
+
+
+@jit
+def slides_into(reg, occ, dirn, n, full, not_first, not_last):
+    """``(ys, step)``: the blank cells of region ``reg`` with a pattern tile
+    (``occ``) next to them in direction ``dirn``, and the step from such a cell
+    ``y`` to that tile's cell ``x = y + step`` (the tile slides ``x -> y``)."""
+    if dirn == 0:
+        return reg & (occ << n) & full, -n
+    if dirn == 1:
+        return reg & not_first & ((occ & not_last) << 1), -1
+    if dirn == 2:
+        return reg & not_last & ((occ & not_first) >> 1), 1
+    return reg & (occ >> n), n
 
 
 @jit

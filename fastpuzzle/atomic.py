@@ -1,0 +1,224 @@
+"""The one way fastpuzzle writes a file: :class:`AtomicOutput`.
+
+Semantics, as standard tools have them:
+
+* a regular file, or a new path, is written to a temporary file beside it
+  and renamed over it on success -- a reader never sees half a file, and a
+  failure leaves the old content in place;
+* a symbolic link is followed: its target is replaced, the link stays;
+* an existing file keeps its permission bits; a new file gets
+  ``0666 & ~umask``;
+* a file with other hard links, a character or block device and a FIFO are
+  written in place (no rename: the other names, the device and the reader
+  keep working); a socket and a directory are refused;
+* the temporary file is removed on every exit path, including SIGTERM and
+  SIGHUP (handlers raise :class:`OutputInterrupted` for the duration of the
+  write and are restored after it);
+* errors name the user's path, never the temporary name; missing parent
+  directories are not created (:func:`save_array` makes them, for caches);
+  ``"-"`` is standard output.
+
+It sits on the ground floor (stdlib only at import) so that the board files
+(:mod:`fastpuzzle.io.write`) and the on-disk caches of the pattern databases
+and distance tables share it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import stat
+import sys
+import threading
+
+__all__ = ["AtomicOutput", "OutputInterrupted", "write_text", "save_array"]
+
+_SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
+
+
+class OutputInterrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived while a file was being written; the partial file was removed."""
+
+    def __init__(self, signum: int):
+        self.signum = signum
+        super().__init__(f"interrupted by {signal.Signals(signum).name}")
+
+
+def _raise_interrupted(signum, frame):
+    raise OutputInterrupted(signum)
+
+
+def _output_error(error: OSError, path: str) -> OSError:
+    """The same error naming the user's path."""
+    return type(error)(error.errno, (error.strerror or str(error)), path)
+
+
+class AtomicOutput:
+    """A binary file to write ``path`` through (a context manager, see the module notes).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> with AtomicOutput(p) as f:
+    ...     _ = f.write(b"hello\\n")
+    >>> open(p).read(), sorted(os.listdir(os.path.dirname(p)))
+    ('hello\\n', ['out.txt'])
+    """
+
+    def __init__(self, path):
+        if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"an output path must be a str or os.PathLike, got {type(path).__name__}")
+        self.path = os.fspath(path)
+        if self.path == "":
+            raise ValueError("the output path is empty; give a file name or '-' for standard output")
+        self.file = self._tmp = self._target = None
+        self._old_handlers = {}
+
+    # -- opening ---------------------------------------------------------------
+
+    def __enter__(self):
+        if self.path == "-":
+            stream = getattr(sys.stdout, "buffer", None)
+            if stream is None or sys.stdout.closed:
+                raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
+            self.file = stream
+            return self.file
+        self._target = os.path.realpath(self.path)  # through every symbolic link
+        try:
+            st = os.stat(self._target)
+        except FileNotFoundError:
+            st = None
+        except OSError as error:
+            raise _output_error(error, self.path) from None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory; give a file name", self.path)
+        if st is not None and stat.S_ISSOCK(st.st_mode):
+            raise OSError(errno.ENXIO, "is a socket; outputs are files, devices or FIFOs", self.path)
+        in_place = st is not None and (not stat.S_ISREG(st.st_mode) or st.st_nlink > 1)
+        try:
+            if in_place:  # devices, FIFOs, files with other names: no rename
+                flags = os.O_WRONLY | (os.O_TRUNC if stat.S_ISREG(st.st_mode) else 0)
+                self.file = os.fdopen(os.open(self._target, flags), "wb")
+                return self.file
+            parent = os.path.dirname(self._target) or "."
+            if not os.path.isdir(parent):
+                raise FileNotFoundError(errno.ENOENT, f"no such directory {parent} (it is not created)", self.path)
+            self._install_handlers()
+            self._tmp = self._temp_name(parent)
+            fd = os.open(self._tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+            if st is not None:
+                os.fchmod(fd, stat.S_IMODE(st.st_mode))
+                _keep_owner(fd, st)
+            self.file = os.fdopen(fd, "wb")
+        except OSError as error:
+            self._cleanup()
+            raise _output_error(error, self.path) from None
+        except BaseException:
+            self._cleanup()
+            raise
+        return self.file
+
+    def _temp_name(self, parent):
+        return os.path.join(parent, f".{os.path.basename(self._target)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+
+    def _install_handlers(self):
+        if threading.current_thread() is not threading.main_thread():
+            return  # signal handlers belong to the main thread; the caller's own handlers stay
+        for signum in _SIGNALS:
+            old = signal.getsignal(signum)
+            if old is signal.SIG_IGN:  # e.g. under nohup: the user asked to ignore it
+                continue
+            self._old_handlers[signum] = old
+            signal.signal(signum, _raise_interrupted)
+
+    def _restore_handlers(self):
+        while self._old_handlers:
+            signum, old = self._old_handlers.popitem()
+            signal.signal(signum, old if old is not None else signal.SIG_DFL)
+
+    # -- closing ---------------------------------------------------------------
+
+    def __exit__(self, exc_type, exc, tb):
+        if self.path == "-":
+            if exc_type is None:
+                try:
+                    self.file.flush()
+                except OSError as error:
+                    raise _output_error(error, "<stdout>") from None
+            return False
+        try:
+            if exc_type is None:
+                self.file.close()
+                if self._tmp is not None:
+                    os.replace(self._tmp, self._target)
+                    self._tmp = None
+        except OSError as error:
+            self._cleanup()
+            raise _output_error(error, self.path) from None
+        except BaseException:
+            self._cleanup()
+            raise
+        self._cleanup()
+        if isinstance(exc, OSError) and exc.filename is None:
+            raise _output_error(exc, self.path) from None
+        return False
+
+    def _cleanup(self):
+        try:
+            if self.file is not None and not self.file.closed:
+                try:
+                    self.file.close()
+                except OSError:
+                    pass
+            if self._tmp is not None:
+                try:
+                    os.unlink(self._tmp)
+                except FileNotFoundError:
+                    pass
+                self._tmp = None
+        finally:
+            self._restore_handlers()
+
+
+def _keep_owner(fd, st):
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and (st.st_uid, st.st_gid) != (0, 0):
+        try:
+            os.fchown(fd, st.st_uid, st.st_gid)
+        except OSError:
+            pass
+
+
+def write_text(path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through :class:`AtomicOutput`.
+
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "a.json"); write_text(p, "{}\\n"); open(p).read()
+    '{}\\n'
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    with AtomicOutput(path) as f:
+        f.write(text.encode("utf-8"))
+
+
+def save_array(path, array, *, make_parents: bool = True) -> str:
+    """Write ``array`` as ``.npy`` to ``path`` through :class:`AtomicOutput`
+    (the caches' writer: parent directories are made unless told otherwise).
+
+    Examples
+    --------
+    >>> import os, tempfile, numpy as np
+    >>> p = save_array(os.path.join(tempfile.mkdtemp(), "a", "x.npy"), np.arange(3))
+    >>> np.load(p).tolist()
+    [0, 1, 2]
+    """
+    import numpy as np  # only the callers that save arrays pay for NumPy here
+
+    path = os.fspath(path)
+    if make_parents and path != "-":
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with AtomicOutput(path) as f:
+        np.save(f, np.asarray(array))
+    return path
