@@ -66,7 +66,13 @@ def _prefetch(typingctx, arr, index):
 @jit
 def cycle_scratch(n_cells):
     """Scratch of :func:`invariant_cycles_checked` for boards of ``n_cells``:
-    three bitmaps (marked, start, stopped-at) of one word per 64 cells."""
+    three bitmaps (marked, start, stopped-at) of one word per 64 cells.
+
+    Examples
+    --------
+    >>> cycle_scratch(1000).shape
+    (3, 16)
+    """
     return np.empty((3, (n_cells + 63) >> 6), np.uint64)
 
 
@@ -139,6 +145,17 @@ def invariant_cycles_checked(cells, colour, bits):
     counted; the others are kept as (start, stop) pairs, in arrays that grow
     as needed.  On a board that is not a permutation the invariant returned
     is 0 and means nothing; the walk stops at the first sign of it.
+
+    Examples
+    --------
+    >>> from fastpuzzle.boards import cell_colours
+    >>> colour = cell_colours(2, 3)
+    >>> [int(x) for x in invariant_cycles_checked(np.array([1, 2, 3, 4, 5, 0], np.uint8), colour, cycle_scratch(6))]
+    [0, 1]
+    >>> [int(x) for x in invariant_cycles_checked(np.array([2, 1, 3, 4, 5, 0], np.uint8), colour, cycle_scratch(6))]
+    [1, 1]
+    >>> bool(invariant_cycles_checked(np.array([1, 1, 3, 4, 5, 0], np.uint8), colour, cycle_scratch(6))[1])
+    False
     """
     n_cells = cells.size
     marked, is_start, stopped_at = bits[0], bits[1], bits[2]
@@ -209,7 +226,16 @@ def _cycles_range(flat, colour, out, lo, hi):
 def batch_invariant_cycles_checked(flat, colour, out):
     """:func:`invariant_cycles_checked` over a batch, serial, into ``out``;
     returns the first board that is not a permutation, or -1 (``out`` of
-    such a board is 0)."""
+    such a board is 0).
+
+    Examples
+    --------
+    >>> from fastpuzzle.boards import cell_colours
+    >>> boards = np.array([[1, 2, 3, 0], [2, 1, 3, 0], [1, 2, 3, 3]], np.uint8)
+    >>> out = np.empty(3, np.uint8)
+    >>> int(batch_invariant_cycles_checked(boards, cell_colours(2, 2), out)), out[:2].tolist()
+    (2, [1, 0])
+    """
     return _cycles_range(flat, colour, out, 0, flat.shape[0])
 
 
