@@ -19,12 +19,13 @@ its cycle: none for the identity, a few hundred for a random board.
 
 Validation comes from the same walk.  Every position is read exactly once
 (by the walker that marked it), so a walk always ends, after at most ``2N``
-steps.  A value ``>= N`` is caught as it is read.  If all values are in
-range but one is repeated, some position ``c`` has two predecessors; at most
-one of them can have marked ``c``, so the other stops at ``c``: either ``c``
-is not a start, or it is a start stopped at twice.  Hence the board is a
-permutation iff every value is in range, every walker stops at a start and
-no start is stopped at twice -- exactly what the kernel checks.
+steps.  A value ``>= N`` (or below 0, in a signed array) is caught as it
+is read.  If all values are in range but one is repeated, some position ``c``
+has two predecessors; at most one of them can have marked ``c``, so the
+other stops at ``c``: either ``c`` is not a start, or it is a start stopped
+at twice.  Hence the board is a permutation iff every value is in range,
+every walker stops at a start and no start is stopped at twice -- exactly
+what the kernel checks.
 """
 
 from __future__ import annotations
@@ -180,7 +181,7 @@ def invariant_cycles_checked(cells, colour, bits):
                 continue
             p = pos[s]
             v = np.int64(cells[p])  # prefetched a round ago
-            if v >= n_cells:
+            if v >= n_cells or v < 0:  # (negative: a signed array passed in directly)
                 return np.uint8(0), False
             if v == 0:
                 blank = p

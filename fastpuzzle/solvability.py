@@ -154,7 +154,7 @@ def _checked_invariants(boards, check: bool, label: str):
     if bad >= 0:
         if check:
             as_boards(boards, check=True, label=label)
-            raise RuntimeError(f"{label}: board {bad} failed the lane check but passed validation")
+            raise RuntimeError(f"{label}: board {bad} failed the in-kernel check but passed validation")
         if m * n > MAX_LANE_CELLS:  # unchecked garbage: the walk stopped early, the tree gives some answer
             out = _invariant_of(batch, "tree")
     return out, batch, single

@@ -69,6 +69,9 @@ def test_walkers_flag_every_non_permutation(rng, m, n):
         anything = rng.integers(0, size, size).astype(np.uint32)
         assert _walk(anything, m, n)[1] == (np.unique(anything).size == size)
     assert _walk(np.zeros(size, np.uint32), m, n)[1] is False
+    negative = rng.permutation(size).astype(np.int64)
+    negative[int(rng.integers(size))] = -int(rng.integers(1, 10**6))
+    assert _walk(negative, m, n)[1] is False
 
 
 def test_batch_drivers_agree_and_name_the_first_bad_board(rng):
