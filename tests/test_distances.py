@@ -155,6 +155,16 @@ def test_random_solvable_4x4_by_rejection():
 
     with pytest.raises(ValueError, match="budget of 0.001 s"):
         random_at_distance(4, 4, 1, (1, 2), fp.goal_board(4, 4), 70, 70, budget=1e-3)
+    # a rare distance: none in the measured sample nor in the pilot, refused after the pilot
+    with pytest.raises(ValueError, match=r"would take over .* fewer than 1 in 10,00\d of uniform random boards.*ending at most 30 moves"):
+        random_at_distance(4, 4, 10**6, (1, 2), fp.goal_board(4, 4), 75, 76)
+
+
+def test_4x4_sample_is_the_measured_distribution():
+    from fastpuzzle.distances.sample import SAMPLE_4X4
+
+    assert sum(SAMPLE_4X4.values()) == 10_000 and min(SAMPLE_4X4) >= 0 and max(SAMPLE_4X4) <= 80  # radius 80
+    assert all(isinstance(v, int) and v > 0 for v in SAMPLE_4X4.values())
 
 
 @pytest.mark.parametrize(
@@ -230,15 +240,43 @@ def test_dask_search_equals_local_search(rng):
     from fastpuzzle.distances.cluster import distance_table_dask
 
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0", silence_logs=50
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0", silence_logs=50
     )
+    cases = [(2, 4, None, 5), (3, 3, rng.permutation(9).astype(np.uint8).reshape(3, 3), 7), (1, 4, None, 3),
+             (3, 3, None, 1)]  # fmt: skip
     with distributed.Client(cluster) as client:
-        for m, n, goal in [(2, 4, None), (3, 3, rng.permutation(9).astype(np.uint8).reshape(3, 3)), (1, 4, None)]:
+        for m, n, goal, partitions in cases:
             local = distance_table(m, n, goal, cache=False)
-            remote = distance_table_dask(m, n, goal, client=client, partitions=5)
+            stats = {}
+            remote = distance_table_dask(m, n, goal, client=client, partitions=partitions, stats=stats)
             assert remote.counts.tolist() == local.counts.tolist()
             assert (remote.depths[: local.size] == local.depths[: local.size]).all()
             assert (remote.antipodes == local.antipodes).all()
+            assert stats["passes"] == local.radius + 2  # the last pass finds no board
+            if stats["partitions"] == 1:
+                assert stats["shipped"].sum() == 0  # one slice: every neighbour is marked in place
+            elif m > 1:
+                assert stats["shipped"].sum() > 0
     cluster.close()
     with pytest.raises(ValueError, match="partitions"):
         distance_table_dask(2, 2, partitions=0, client=object())
+    with pytest.raises(TypeError, match="partitions"):
+        distance_table_dask(2, 2, partitions=2.0, client=object())
+    with pytest.raises(TypeError, match="stats"):
+        distance_table_dask(2, 2, stats=[], client=object())
+    with pytest.raises(ValueError, match="16 cells|at most"):
+        distance_table_dask(3, 6, client=object())
+    with pytest.raises(TypeError, match="client"):
+        distance_table_dask(2, 2, client=object())
+
+
+def test_bucketing_kernel_sorts_ranks_by_slice(rng):
+    from fastpuzzle.distances.cluster import _bucket
+
+    N, edges = 6, np.array([0, 3, 4, 10], np.int64)
+    ranks = rng.integers(0, 10 * N, size=200).astype(np.int64)
+    offsets, starts = _bucket(ranks, 150, edges, N)
+    for t in range(3):
+        got = sorted(offsets[starts[t] : starts[t + 1]].tolist())
+        mine = ranks[:150][(ranks[:150] // N >= edges[t]) & (ranks[:150] // N < edges[t + 1])]
+        assert got == sorted((mine - edges[t] * N).tolist())

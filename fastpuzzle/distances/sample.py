@@ -14,9 +14,10 @@ uniform index into them, up to the depth where a layer would pass
 (:mod:`~fastpuzzle.distances.ranking`) is uniform in ``0 .. 16!/2-1``; it is
 kept when its optimal length (:func:`fastpuzzle.distances.exact.distance`,
 pattern databases) falls in the range.  Kept boards are uniform over the
-range.  A pilot batch measures the acceptance rate first and the request is
-refused when the expected time exceeds the budget.  Acceptance measured on
-random 4x4 boards (``python -m bench --only distances``) is in
+range.  A pilot batch measures the time per solve; the acceptance rate is
+the measured share of random boards in the range (:data:`SAMPLE_4X4`, 10,000
+boards, pooled with the request's own solves), and the request is refused
+when the expected time exceeds the budget.  The shares per distance are in
 ``docs/distances.md``.
 
 Random numbers: a Philox stream keyed by the 128-bit key of the user's seed
@@ -46,6 +47,19 @@ DEFAULT_BUDGET = 60.0
 NEAR_MAX_DEPTH = 30
 #: Boards solved to measure the acceptance rate before a rejection request.
 PILOT = 64
+#: Boards solved to measure the time per solve when the rate comes from :data:`SAMPLE_4X4`.
+PILOT_WITH_SAMPLE = 8
+#: Optimal distances of 10,000 uniform random 4x4 boards
+#: (``random_solvable(4, 4, count=10000, seed=123)``, default goal): boards at
+#: each distance (none at the others), printed by
+#: ``python bench/bench_distances.py --acceptance``.  Pooled with a request's
+#: own solves to estimate its acceptance rate (goals with a corner blank).
+SAMPLE_4X4 = {
+    28: 1, 32: 2, 33: 1, 34: 6, 35: 5, 36: 11, 37: 17, 38: 25, 39: 41, 40: 44, 41: 84, 42: 116, 43: 170,
+    44: 173, 45: 250, 46: 308, 47: 385, 48: 471, 49: 555, 50: 614, 51: 697, 52: 802, 53: 745, 54: 717,
+    55: 678, 56: 686, 57: 586, 58: 494, 59: 401, 60: 285, 61: 208, 62: 166, 63: 104, 64: 71, 65: 39, 66: 24,
+    67: 14, 68: 2, 69: 1, 70: 1,
+}
 
 
 def check_distance(distance_arg, m, n):
@@ -100,18 +114,50 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET)
     return _rejection(m, n, count, key, goal, lo, hi, budget)
 
 
+def _prior(m, n, goal, lo, hi):
+    """``(boards in lo..hi, boards)`` of the measured sample, for a 4x4 goal
+    whose blank is in a corner (where the sample was taken); else ``(0, 0)``."""
+    r, c = divmod(int(np.flatnonzero(np.asarray(goal).ravel() == 0)[0]), n)
+    if (m, n) != (4, 4) or r not in (0, m - 1) or c not in (0, n - 1):
+        return 0, 0
+    return sum(v for k, v in SAMPLE_4X4.items() if lo <= k <= hi), sum(SAMPLE_4X4.values())
+
+
+def _refusal(m, n, count, lo, hi, budget, hits, seen, prior, per_board):
+    """The message of a request over budget (``hits`` of ``seen`` boards in range)."""
+    span = f"{lo}" if lo == hi else f"{lo}..{hi}"
+    if hits:
+        share, expected = f"about {hits / seen:.3%}", count / (hits / seen) * per_board
+    else:  # none seen: the rate is below 1 / seen, the time above count * seen solves
+        share, expected = f"fewer than 1 in {seen:,}", count * seen * per_board
+    where = f"{prior[0]} of {prior[1]:,} measured (bench_distances.py --acceptance), " if prior[1] else ""
+    return (
+        f"{count} boards of {m}x{n} at distance {span} would take {'about' if hits else 'over'} "
+        f"{expected:,.0f} s: {share} of uniform random boards lie there ({where}{hits - prior[0]} of "
+        f"{seen - prior[1]} in this draw), at {per_board * 1e3:.0f} ms per optimal solve; over the budget of "
+        f"{budget:g} s; ask for fewer boards or a wider range"
+        + ("" if hits else f", or a range ending at most {NEAR_MAX_DEPTH} moves from the goal (drawn exactly)")
+    )
+
+
 def _rejection(m, n, count, key, goal, lo, hi, budget):
     """Draw uniform boards, solve them, keep those in range (4x4)."""
     space = StateSpace(m, n, goal)
     rng = _stream(key)
+    prior = _prior(m, n, goal, lo, hi)
     start = time.perf_counter()
-    kept, solved, accepted = [], 0, 0
-    batch = min(PILOT, 4 * count)  # the first boards also measure the acceptance rate
+    kept, solved, accepted, solving = [], 0, 0, 0.0
+    # the first boards measure the time per solve (and the rate, without a measured sample)
+    batch = min(PILOT_WITH_SAMPLE if prior[1] else PILOT, 4 * count)
     checked = False
     while accepted < count:
         boards = space.boards(rng.integers(0, space.size, size=batch, dtype=np.int64))
         try:  # no board is dropped for being hard: that would bias the draw
+            if solved == 0:
+                distance(boards[:1], goal, time_limit=budget)  # loads the database: not a solve's time
+            t0 = time.perf_counter()
             d = distance(boards, goal, time_limit=budget)
+            solving += time.perf_counter() - t0
         except DistanceBudgetError:
             raise ValueError(
                 f"solving a random {m}x{n} board took longer than the budget of {budget:g} s; "
@@ -122,25 +168,13 @@ def _rejection(m, n, count, key, goal, lo, hi, budget):
         kept.append(boards[hit])
         accepted += int(hit.sum())
         elapsed = time.perf_counter() - start
-        rate = accepted / solved
-        if elapsed > budget or (not checked and (accepted > 0 or solved >= PILOT)):
+        hits, seen = prior[0] + accepted, prior[1] + solved  # the sample and this draw, pooled
+        if elapsed > budget or (not checked and (accepted > 0 or solved >= PILOT or prior[1])):
             checked = True
-            per_board = elapsed / solved
-            if rate == 0:
-                raise ValueError(
-                    f"none of {solved} random {m}x{n} boards lies at distance {lo}..{hi} "
-                    f"({per_board * 1e3:.0f} ms per solve): drawing and solving cannot serve this range "
-                    f"within the budget of {budget:g} s; see docs/distances.md for the distances random "
-                    f"boards have, or ask for a range ending at most {NEAR_MAX_DEPTH} moves from the goal"
-                )
-            expected = count / rate * per_board
+            per_board = solving / solved
+            expected = count * seen * per_board if hits == 0 else count / (hits / seen) * per_board
             if expected > budget:
-                raise ValueError(
-                    f"{count} boards of {m}x{n} at distance {lo}..{hi} would take about "
-                    f"{expected:,.0f} s (acceptance {rate:.3%} over {solved} random boards, "
-                    f"{per_board * 1e3:.0f} ms per solve), over the budget of {budget:g} s; "
-                    "ask for fewer boards or a wider range"
-                )
-        wanted = (count - accepted) / max(rate, 1.0 / (solved + 1)) * 1.2
+                raise ValueError(_refusal(m, n, count, lo, hi, budget, hits, seen, prior, per_board))
+        wanted = (count - accepted) / max(hits / seen, 1.0 / (seen + 1)) * 1.2
         batch = int(min(4096 if checked else PILOT - solved, max(4, wanted)))
     return np.concatenate(kept)[:count]

@@ -58,10 +58,11 @@ def expand_range(depths, words, d, q_lo, q_hi, N, n, k, fact, pop, sel, row_pari
     ``[q_lo, q_hi)``.
 
     ``emit`` False: mark unseen neighbours ``d + 1`` in ``depths`` (the local
-    search).  ``emit`` True: write the neighbours' ranks to ``out`` and mark
-    nothing (the chunked search, where a neighbour may live in another
-    chunk); ``depths`` then holds ranks ``q_lo * N ..`` of the chunk only.
-    Returns ``(boards at depth d, ranks written or marks made)``.
+    search).  ``emit`` True (the chunked search): ``depths`` holds ranks
+    ``q_lo * N .. q_hi * N - 1`` only; neighbours inside that range are marked
+    as above and the ranks of the others are written to ``out`` (at most two
+    per board: a horizontal move keeps ``q``, so only vertical moves leave
+    the chunk).  Returns ``(boards at depth d, marks made or ranks written)``.
     """
     seq = np.zeros(max(k, 1), np.int64)
     work = np.zeros(max(k, 1), np.int64)
@@ -69,6 +70,7 @@ def expand_range(depths, words, d, q_lo, q_hi, N, n, k, fact, pop, sel, row_pari
     pattern = np.uint64(d) * _ONES
     nd = np.uint8(d + 1)
     base0 = q_lo * N if emit else 0
+    rank_hi = q_hi * N - base0
     found = 0
     written = 0
     next_q = q_lo
@@ -91,13 +93,14 @@ def expand_range(depths, words, d, q_lo, q_hi, N, n, k, fact, pop, sel, row_pari
                     have = par
                 count = neighbour_ranks(q, b, seq, work, N, n, k, fact, pop, nb)
                 for j in range(count):
-                    t = nb[j]
-                    if emit:
-                        out[written] = t
+                    t = nb[j] - base0
+                    if emit and (t < 0 or t >= rank_hi):
+                        out[written] = nb[j]
                         written += 1
                     elif depths[t] == 255:
                         depths[t] = nd
-                        written += 1
+                        if not emit:
+                            written += 1
         next_q = last + 1
     return found, written
 
