@@ -22,7 +22,7 @@ if __package__ in (None, ""):
 
 import fastpuzzle as fp
 from fastpuzzle._jit import pjit
-from bench.common import median_seconds, print_header, print_rows, row
+from bench.common import median_seconds, paired_seconds, print_header, print_rows, row
 
 FAMILY = "solvability"
 
@@ -96,25 +96,63 @@ RATIO_SHAPES = {(3, 3): (10_000_000, 1_000_000), (4, 4): (10_000_000, 1_000_000)
 
 def ratio_rows(quick: bool) -> list[dict]:
     """``is_solvable`` (validated and not) as a share of a read-only pass over
-    the same array, for every shape of :data:`RATIO_SHAPES`, in one run."""
+    the same array, for every shape of :data:`RATIO_SHAPES`, side by side in
+    one run: each round runs the read-only pass and the calls in turn, and the
+    ratio is the median over rounds.  Boards of 65..128 cells also get the
+    path they took before the lane kernels took them (validation pass, then
+    ``bitmask128`` one board at a time)."""
     import numba
 
     rows = []
     repeats = 3 if quick else 7
+    note = f"{numba.get_num_threads()} threads, {os.cpu_count()} cores, ratio: median over rounds side by side"
     for (m, n), sizes in RATIO_SHAPES.items():
         count = sizes[1] if quick else sizes[0]
         boards = random_boards(count, m, n)
         flat = boards.reshape(count, m * n)
         sink = np.empty(count, np.uint8)
-        fp.is_solvable(boards[:1000]); fp.is_solvable(boards); _read_only(flat, sink)  # warm every kernel
-        t_read = median_seconds(lambda: _read_only(flat, sink), repeats)
-        t_fast = median_seconds(lambda: fp.is_solvable(boards, check=False), repeats)
-        t_checked = median_seconds(lambda: fp.is_solvable(boards), repeats)
-        note = f"{numba.get_num_threads()} threads, {os.cpu_count()} cores"
-        for what, t in (("validated", t_checked), ("check=False", t_fast)):
+        fp.is_solvable(boards[:1000]); fp.is_solvable(boards)  # warm every kernel
+        calls = {"validated": lambda: fp.is_solvable(boards), "check=False": lambda: fp.is_solvable(boards, check=False)}
+        if m * n > 64:
+            calls["validated, before (bitmask128)"] = lambda: fp.invariant(boards, method="bitmask128")
+        times, ratios = paired_seconds([lambda: _read_only(flat, sink), *calls.values()], repeats)
+        for what, t, r in zip(calls, times[1:], ratios[1:]):
             rows.append(row(FAMILY, f"ratio {m}x{n}: is_solvable {what}, {count:,} boards", count / t / 1e6,
-                            "M boards/s", t_read / t, "read-only loop", note))
+                            "M boards/s", 1.0 / r, "read-only loop", note))
     return rows
+
+
+def parity_1000_rows(repeats: int) -> list[dict]:
+    """One 1000x1000 board: np.sort of it against the exact counts and the
+    parity kernels, side by side in one run (median over rounds of each
+    call's time over np.sort's in the same round)."""
+    big = random_boards(1, 1000, 1000)
+    cells = big.ravel()
+    calls = {f"inversions 1000x1000, {method}": (lambda method=method: fp.inversions(big, method=method, check=False))
+             for method in ("merge", "fenwick", "radix")}
+    calls["parity 1000x1000, tree"] = lambda: fp.invariant(big, method="tree", check=False)
+    calls["parity 1000x1000, cycles"] = lambda: fp.invariant(big, method="cycles", check=False)
+    calls["is_solvable 1000x1000, validated, tree checked (before)"] = lambda: _tree_checked(big)
+    calls["is_solvable 1000x1000, validated"] = lambda: fp.is_solvable(big)
+    assert fp.is_solvable(big) == (_tree_checked(big) == fp.invariant(fp.goal_board(1000, 1000)))
+    times, ratios = paired_seconds([lambda: np.sort(cells), *calls.values()], repeats)
+    rows = [row(FAMILY, "np.sort of one 1000x1000 board", times[0] * 1e3, "ms")]
+    for name, t, r in zip(calls, times[1:], ratios[1:]):
+        rows.append(row(FAMILY, name, t * 1e3, "ms", r, "np.sort", f"{os.cpu_count()} cores, ratio: median over rounds"))
+    return rows
+
+
+def _tree_checked(big: np.ndarray) -> int:
+    """The validated 1000x1000 path before the cycle walkers: the parity tree
+    with its seen-mask as validation."""
+    from fastpuzzle import inversion_kernels as inv
+    from fastpuzzle.boards import cell_colours
+
+    m, n = big.shape[-2:]
+    out = np.empty(1, np.uint8)
+    if inv.batch_invariant_tree_checked(big.reshape(1, m * n), cell_colours(m, n), inv.tree_levels(m * n), out) >= 0:
+        raise ValueError("not a permutation")
+    return int(out[0])
 
 
 def import_seconds(runs: int = 7) -> float:
@@ -178,20 +216,7 @@ def run(quick: bool = False) -> list[dict]:
     rows.append(row(FAMILY, f"is_solvable, {count10:,} random 10x10, validated", count10 / t10c / 1e6, "M boards/s"))
     del b10
 
-    big = random_boards(1, 1000, 1000)
-    fp.inversions(big, method="merge"); fp.inversions(big, method="fenwick"); fp.inversions(big, method="radix")
-    fp.invariant(big)
-    cells = big.ravel()
-    t_sort = median_seconds(lambda: np.sort(cells), repeats)
-    rows.append(row(FAMILY, "np.sort of one 1000x1000 board", t_sort * 1e3, "ms"))
-    for method in ("merge", "fenwick", "radix"):
-        t = median_seconds(lambda: fp.inversions(big, method=method, check=False), repeats)
-        rows.append(row(FAMILY, f"inversions 1000x1000, {method}", t * 1e3, "ms", t / t_sort, "np.sort"))
-    for method in ("tree", "cycles"):
-        t = median_seconds(lambda: fp.invariant(big, method=method, check=False), repeats)
-        rows.append(row(FAMILY, f"parity 1000x1000, {method}", t * 1e3, "ms", t / t_sort, "np.sort"))
-    t = median_seconds(lambda: fp.is_solvable(big), repeats)
-    rows.append(row(FAMILY, "is_solvable 1000x1000, validated", t * 1e3, "ms", t / t_sort, "np.sort"))
+    rows.extend(parity_1000_rows(11))  # cheap next to the rest: enough rounds for a stable median
 
     imp, call = first_call_seconds()
     rows.append(row(FAMILY, "fresh process: import fastpuzzle", imp, "s"))

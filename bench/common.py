@@ -21,6 +21,25 @@ def median_seconds(func, repeats: int = 5, warmup: int = 1) -> float:
     return float(np.median(times))
 
 
+def paired_seconds(funcs, repeats: int = 5, warmup: int = 1) -> tuple[list[float], list[float]]:
+    """Side-by-side timing of ``funcs``: every round runs each of them once, in
+    turn.  Returns the median wall time of each, and the median over rounds of
+    each one's time divided by the first one's in the same round, so a
+    neighbour's load that comes and goes weighs on both sides of a ratio."""
+    for _ in range(warmup):
+        for func in funcs:
+            func()
+    times = np.empty((repeats, len(funcs)))
+    for r in range(repeats):
+        for i, func in enumerate(funcs):
+            start = time.perf_counter()
+            func()
+            times[r, i] = time.perf_counter() - start
+    medians = [float(x) for x in np.median(times, axis=0)]
+    ratios = [float(x) for x in np.median(times / times[:, :1], axis=0)]
+    return medians, ratios
+
+
 def peak_rss_kb() -> int:
     """Peak resident memory of this process in KiB.
 

@@ -16,8 +16,10 @@ kernel                       computes                               boards
 ``_invariant_bitmask128``    parity only, two seen-mask registers   N <= 128 cells
 ``_invariant_words``         parity only, a word per 64 values      N <= 4096
 ``invariant_tree``          parity only, a tree of parity words    any size
-``_invariant_cycles``        parity only, cycle count of the perm.  any size
 ===========================  =====================================  ==============
+
+The cycle count of the permutation (parity only, any size, validating) lives
+in :mod:`fastpuzzle.cycle_kernels`.
 
 The *invariant* of a board (m, n >= 2) is the parity of its inversions with the
 blank counted as the smallest value, XOR the colour ``(row + col) % 2`` of the
@@ -391,28 +393,6 @@ def batch_invariant_tree_checked(flat, colour, offsets, out):
     return first_bad
 
 
-@jit
-def _invariant_cycles(cells, colour, stamp_buf, stamp):
-    """Invariant of a board of any size from the cycle count of its
-    permutation (parity = (N - cycles) mod 2).  ``stamp_buf`` is scratch of N
-    uint32, marked with ``stamp`` so it need not be cleared between boards."""
-    n_cells = cells.size
-    cycles = 0
-    blank = 0
-    for start in range(n_cells):
-        if cells[start] == 0:
-            blank = start
-        if stamp_buf[start] == stamp:
-            continue
-        cycles += 1
-        i = start
-        while stamp_buf[i] != stamp:
-            stamp_buf[i] = stamp
-            # the modulo keeps a non-permutation (check=False) inside the array
-            i = np.int64(cells[i]) % n_cells
-    return np.uint8((n_cells - cycles) & 1) ^ colour[blank]
-
-
 #: Old names, kept while other modules move to the public ones.
 _popcount64, _invariant_tree = popcount64, invariant_tree
 
@@ -443,7 +423,7 @@ def _same_order(cells, reference):
 # -- batch drivers --------------------------------------------------------------
 
 METHOD_MERGE, METHOD_FENWICK, METHOD_BITMASK, METHOD_RADIX = 0, 1, 2, 3
-PARITY_BITMASK, PARITY_TREE, PARITY_CYCLES, PARITY_WORDS, PARITY_BITMASK128 = 0, 1, 2, 3, 4
+PARITY_BITMASK, PARITY_TREE, PARITY_WORDS, PARITY_BITMASK128 = 0, 1, 3, 4
 
 
 @jit
@@ -508,14 +488,10 @@ def _invariant_range(flat, colour, kind, offsets, out, lo, hi):
         words = np.empty((n_cells >> 6) + 1, np.uint64)
         for b in range(lo, hi):
             out[b] = _invariant_words(flat[b], colour, words)
-    elif kind == PARITY_TREE:
+    else:
         words = np.empty(offsets[-1], np.uint64)
         for b in range(lo, hi):
             out[b] = invariant_tree(flat[b], colour, words, offsets)
-    else:
-        stamps = np.zeros(n_cells, np.uint32)
-        for b in range(lo, hi):
-            out[b] = _invariant_cycles(flat[b], colour, stamps, np.uint32(b - lo + 1))
 
 
 @jit

@@ -21,14 +21,17 @@ import numpy as np
 from . import inversion_kernels as _inv
 from ._jit import use_threads
 from .boards import as_boards, as_goal, board_dtype, cell_colours, goal_board
+from .cycle_kernels import batch_invariant_cycles_checked, batch_invariant_cycles_checked_par
 from .lane_kernels import MAX_LANE_CELLS, lane_constants, lane_invariants, lane_invariants_par, lane_words
 
 __all__ = ["inversions", "invariant", "is_solvable", "reachable"]
 
-# Kernels chosen (see docs/solvability.md): boards of at most 64 cells with
+# Kernels chosen (see docs/solvability.md): boards of at most 128 cells with
 # two sides >= 2 go to the lane kernels (fastpuzzle.lane_kernels), which also
-# validate; larger boards and one-row boards go through as_boards and the
-# per-board kernels of fastpuzzle.inversion_kernels.
+# validate; boards above WALK_CHECKED_MIN_CELLS go to the cycle walkers
+# (fastpuzzle.cycle_kernels), which validate too; the others and one-row
+# boards go through as_boards and the per-board kernels of
+# fastpuzzle.inversion_kernels.
 
 _METHODS = {
     "merge": _inv.METHOD_MERGE, "fenwick": _inv.METHOD_FENWICK, "radix": _inv.METHOD_RADIX, "bitmask": _inv.METHOD_BITMASK,
@@ -96,17 +99,17 @@ def inversions(boards, method: str = "auto", *, check: bool = True):
 
 
 _PARITY_METHODS = {
-    "lanes": -1, "bitmask": _inv.PARITY_BITMASK, "bitmask128": _inv.PARITY_BITMASK128, "words": _inv.PARITY_WORDS, "tree": _inv.PARITY_TREE, "cycles": _inv.PARITY_CYCLES,
+    "lanes": -1, "bitmask": _inv.PARITY_BITMASK, "bitmask128": _inv.PARITY_BITMASK128, "words": _inv.PARITY_WORDS, "tree": _inv.PARITY_TREE, "cycles": -2,
 }
 
 
-#: Boards above this many cells are validated inside the parity tree (one
-#: seen-mask word per 64 values) instead of by a separate pass.
-TREE_CHECKED_MIN_CELLS = 4096
+#: Boards above this many cells are validated by the cycle walkers while
+#: they compute the invariant, instead of by a separate pass.
+WALK_CHECKED_MIN_CELLS = 4096
 
 
 def _lane_invariants(batch: np.ndarray) -> tuple[np.ndarray, int]:
-    """Invariants of a uint8 batch of at most 64 cells by the lane kernels,
+    """Invariants of a uint8 batch of at most 128 cells by the lane kernels,
     and the first board that is not a permutation (-1 if none)."""
     m, n = batch.shape[1:]
     flat = _flat(batch)
@@ -116,10 +119,18 @@ def _lane_invariants(batch: np.ndarray) -> tuple[np.ndarray, int]:
     return out, int(bad)
 
 
+def _walked_invariants(flat: np.ndarray, m: int, n: int) -> tuple[np.ndarray, int]:
+    """Invariants by the cycle walkers (:mod:`fastpuzzle.cycle_kernels`) and
+    the first board that is not a permutation (-1 if none; its invariant is 0)."""
+    out = np.empty(flat.shape[0], np.uint8)
+    kernel = batch_invariant_cycles_checked_par if use_threads(flat.size) and flat.shape[0] > 1 else batch_invariant_cycles_checked
+    return out, int(kernel(flat, _colour(m, n), out))
+
+
 def _checked_invariants(boards, check: bool, label: str):
     """``(invariants, batch, single)`` of boards taken as they are -- an
-    ndarray already in the board dtype, both sides >= 2, of at most 64 cells
-    (lane kernels) or more than ``TREE_CHECKED_MIN_CELLS`` (parity tree) --
+    ndarray already in the board dtype, both sides >= 2, of at most 128 cells
+    (lane kernels) or more than ``WALK_CHECKED_MIN_CELLS`` (cycle walkers) --
     validating them on the way; ``None`` for any other input (it goes through
     :func:`as_boards` first).
 
@@ -133,17 +144,19 @@ def _checked_invariants(boards, check: bool, label: str):
     m, n = boards.shape[-2:]
     if m < 2 or n < 2 or (boards.ndim == 3 and boards.shape[0] == 0) or boards.dtype != board_dtype(m * n):
         return None
-    if MAX_LANE_CELLS < m * n <= TREE_CHECKED_MIN_CELLS:
+    if MAX_LANE_CELLS < m * n <= WALK_CHECKED_MIN_CELLS:
         return None
     batch, single = as_boards(boards, check=False, label=label)  # a view: the dtype is already right
     if m * n <= MAX_LANE_CELLS:
         out, bad = _lane_invariants(batch)
     else:
-        out = np.empty(batch.shape[0], np.uint8)
-        bad = _inv.batch_invariant_tree_checked(_flat(batch), _colour(m, n), _inv.tree_levels(m * n), out)
-    if check and bad >= 0:
-        as_boards(boards, check=True, label=label)
-        raise RuntimeError(f"{label}: board {bad} failed the lane check but passed validation")
+        out, bad = _walked_invariants(_flat(batch), m, n)
+    if bad >= 0:
+        if check:
+            as_boards(boards, check=True, label=label)
+            raise RuntimeError(f"{label}: board {bad} failed the in-kernel check but passed validation")
+        if m * n > MAX_LANE_CELLS:  # unchecked garbage: the walk stopped early, the tree gives some answer
+            out = _invariant_of(batch, "tree")
     return out, batch, single
 
 
@@ -171,7 +184,12 @@ def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
         return _lane_invariants(np.ascontiguousarray(batch, np.uint8))[0]
     if method == "auto":
         method = ("bitmask" if n_cells <= 64 else "bitmask128" if n_cells <= 128
-                  else "words" if n_cells <= 4096 else "tree")
+                  else "words" if n_cells <= 4096 else "cycles")
+    if method == "cycles":
+        out, bad = _walked_invariants(_flat(batch), m, n)
+        if bad >= 0:  # not a permutation (check=False): the tree gives some answer, in bounds
+            out = _invariant_of(batch, "tree")
+        return out
     if method == "bitmask" and n_cells > 64:
         raise ValueError(f"method 'bitmask' handles boards of at most 64 cells, got {n_cells}")
     if method == "bitmask128" and n_cells > 128:
@@ -197,13 +215,14 @@ def invariant(boards, method: str = "auto", *, check: bool = True):
     boards : array_like, shape (m, n) or (B, m, n)
     method : {"auto", "lanes", "bitmask", "bitmask128", "words", "tree", "cycles"}
         ``"lanes"``: XOR of seen-masks across a block of boards at once
-        (:mod:`fastpuzzle.lane_kernels`), boards of at most 64 cells;
+        (:mod:`fastpuzzle.lane_kernels`), boards of at most 128 cells;
         ``"bitmask"``: XOR of seen-masks, one board at a time, at most 64 cells;
         ``"bitmask128"``: the same in two registers, at most 128 cells;
         ``"words"``: a seen-mask of words plus their parities, at most 4096 cells;
         ``"tree"``: a tree of parity words, O(N log64 N) without branches;
-        ``"cycles"``: cycle count of the permutation, O(N), memory-latency
-        bound; ``"auto"``: the first of lanes, bitmask128, words, tree that applies.
+        ``"cycles"``: cycle count of the permutation by interleaved walkers
+        (:mod:`fastpuzzle.cycle_kernels`), O(N); ``"auto"``: the first of
+        lanes, bitmask128, words, cycles that applies.
     check : bool
         Validate the boards first.
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import fastpuzzle as fp
 from fastpuzzle import inversion_kernels as inv_kernels
-from fastpuzzle import lane_kernels
+from fastpuzzle import cycle_kernels, lane_kernels
 from fastpuzzle import solvability as sv
 
 from . import naive
@@ -60,14 +60,14 @@ def test_one_row_or_column_compares_tile_order(rng, m, n):
 
 
 def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
-    # the three parity kernels are independent algorithms: they must agree
+    # the parity kernels are independent algorithms: they must agree
     for m, n in [(2, 2), (3, 5), (4, 4), (8, 8), (5, 13), (10, 10), (8, 16), (7, 9), (20, 20), (64, 64), (65, 64), (1, 4096), (513, 513)]:
         count = 30 if m * n <= 4096 else 4
         boards = random_boards(rng, m, n, count)
         flat = boards.reshape(count, -1).astype(fp.board_dtype(m * n))
         colour = fp.boards.cell_colours(m, n)
         results = []
-        kinds = [inv_kernels.PARITY_TREE, inv_kernels.PARITY_CYCLES]
+        kinds = [inv_kernels.PARITY_TREE]
         if m * n <= 64:
             kinds.append(inv_kernels.PARITY_BITMASK)
         if m * n <= 128:
@@ -81,6 +81,10 @@ def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
             out_par = np.empty(count, np.uint8)
             inv_kernels.batch_invariant_par(flat, colour, kind, levels, out_par)
             assert out.tolist() == out_par.tolist()
+            results.append(out.tolist())
+        for walkers in (cycle_kernels.batch_invariant_cycles_checked, cycle_kernels.batch_invariant_cycles_checked_par):
+            out = np.empty(count, np.uint8)
+            assert walkers(flat, colour, out) == -1
             results.append(out.tolist())
         assert all(r == results[0] for r in results)
         if m * n <= 4096:
@@ -399,7 +403,7 @@ def test_empty_batch():
 # -- lane kernels (boards of at most 64 cells, across boards) --------------------
 
 LANE_SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 8), (4, 4), (3, 5), (5, 5), (4, 8), (2, 16), (5, 6),
-               (6, 6), (7, 7), (8, 8), (4, 16)]
+               (6, 6), (7, 7), (8, 8), (4, 16), (5, 13), (9, 9), (10, 10), (11, 11), (8, 16), (2, 64)]
 
 
 @pytest.mark.parametrize("m,n", LANE_SHAPES)
@@ -415,7 +419,8 @@ def test_lane_kernels_match_reference(rng, m, n):
         assert out.tolist() == expected
     assert fp.invariant(boards).tolist() == expected
     assert fp.invariant(boards, method="lanes").tolist() == expected
-    assert fp.invariant(boards.astype(np.int64), method="bitmask").tolist() == expected
+    one_board_kernel = "bitmask" if m * n <= 64 else "bitmask128"
+    assert fp.invariant(boards.astype(np.int64), method=one_board_kernel).tolist() == expected
 
 
 @pytest.mark.parametrize("m,n", LANE_SHAPES)
@@ -431,7 +436,7 @@ def test_lane_path_with_custom_goal(rng, m, n):
     assert fp.reachable(boards, others).tolist() == [naive.reachable(a, b) for a, b in zip(boards, others)]
 
 
-@pytest.mark.parametrize("m,n", [(3, 3), (4, 4), (5, 5), (8, 8), (2, 3)])
+@pytest.mark.parametrize("m,n", [(3, 3), (4, 4), (5, 5), (8, 8), (2, 3), (10, 10), (8, 16)])
 @pytest.mark.parametrize("how", ["duplicate", "out of range", "no blank"])
 def test_lane_validation_raises_the_usual_error(rng, m, n, how):
     count = 3 * lane_kernels.LANE_BLOCK
@@ -440,7 +445,7 @@ def test_lane_validation_raises_the_usual_error(rng, m, n, how):
     if how == "duplicate":
         boards[bad].flat[0] = boards[bad].flat[1]
     elif how == "out of range":
-        boards[bad].flat[int(rng.integers(m * n))] = m * n + int(rng.integers(0, 200))
+        boards[bad].flat[int(rng.integers(m * n))] = m * n + int(rng.integers(0, min(200, 256 - m * n)))
     else:
         boards[bad][boards[bad] == 0] = 1
     with pytest.raises(fp.boards.BoardError) as from_lanes:
@@ -464,7 +469,7 @@ def test_lane_validation_raises_the_usual_error(rng, m, n, how):
     assert got[keep].tolist() == [naive.invariant(b) == goal_inv for b in boards[keep]]
 
 
-@pytest.mark.parametrize("m,n", [(2, 2), (3, 3), (4, 4), (5, 5), (8, 8)])
+@pytest.mark.parametrize("m,n", [(2, 2), (3, 3), (4, 4), (5, 5), (8, 8), (10, 10), (8, 16)])
 def test_lane_kernels_stay_in_bounds_on_garbage(rng, m, n):
     # valid boards, then any bytes at all, unchecked: some answer per board,
     # nothing read or written outside, and the first bad board found
@@ -482,10 +487,10 @@ def test_lane_kernels_stay_in_bounds_on_garbage(rng, m, n):
 
 
 def test_lane_constants_reject_sizes():
-    with pytest.raises(ValueError, match="2..64 cells"):
-        lane_kernels.lane_constants(65)
-    with pytest.raises(ValueError, match="at most 64 cells"):
-        fp.invariant(np.zeros((1, 9, 9), np.uint8), method="lanes", check=False)
+    with pytest.raises(ValueError, match="2..128 cells"):
+        lane_kernels.lane_constants(129)
+    with pytest.raises(ValueError, match="at most 128 cells"):
+        fp.invariant(np.zeros((1, 12, 12), np.uint16), method="lanes", check=False)
 
 
 # -- large boards: validation inside the parity tree ----------------------------
@@ -493,7 +498,7 @@ def test_lane_constants_reject_sizes():
 
 @pytest.mark.parametrize("m,n", [(65, 65), (70, 61)])
 def test_checked_tree_matches_reference_and_validates(rng, m, n):
-    assert m * n > sv.TREE_CHECKED_MIN_CELLS
+    assert m * n > sv.WALK_CHECKED_MIN_CELLS
     boards = random_boards(rng, m, n, 3).astype(fp.board_dtype(m * n))
     expected = [naive.invariant(b) for b in boards[:1]] + fp.invariant(boards[1:], method="cycles").tolist()
     assert fp.invariant(boards).tolist() == expected
