@@ -135,9 +135,8 @@ FIGURES: dict[str, Figure] = {
     "pdb.78_vs_663": Figure("pdb", "korf100 7-8 vs 6-6-3 (same run)", "ratio", "{:.0f}x"),
     "pdb.build_555_cpu": Figure("pdb", "build 5-5-5 cpu seconds", fmt="{:.1f} s"),
     "pdb.build_663_cpu": Figure("pdb", "build 6-6-3 cpu seconds", fmt="{:.1f} s"),
-    "pdb.build_78": Figure("pdb", "build 7-8 seconds", fmt="{:.0f} s"),
+    "pdb.build_78": Figure("pdb", "build 7-8 cpu seconds", fmt="{:.0f} s of CPU"),
     "pdb.build_78_memory": Figure("pdb", "build 7-8 peak memory", fmt="{:,.0f} MiB"),
-    "pdb.build_6666": Figure("pdb", "build 6-6-6-6 seconds", fmt="{:,.0f} s"),
     # Dask
     "distributed.local": Figure("distributed", "local streaming check, 100,000,000 4x4 (1.60 GB)",
                                 fmt="{:.0f} M boards/s"),
