@@ -393,10 +393,6 @@ def batch_invariant_tree_checked(flat, colour, offsets, out):
     return first_bad
 
 
-#: Old names, kept while other modules move to the public ones.
-_popcount64, _invariant_tree = popcount64, invariant_tree
-
-
 # -- tile order (one-row and one-column boards) --------------------------------
 
 
@@ -518,7 +514,6 @@ def batch_same_order_par(flat, reference, out):
         out[b] = _same_order(flat[b], reference[b % reference.shape[0]])
 
 
-#: Old names, kept while other modules move to the public ones.
 _count_radix_par, _batch_count, _batch_count_par = count_radix_par, batch_count, batch_count_par
 _batch_invariant, _batch_invariant_par = batch_invariant, batch_invariant_par
 _batch_same_order, _batch_same_order_par = batch_same_order, batch_same_order_par

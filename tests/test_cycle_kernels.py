@@ -98,3 +98,18 @@ def test_unchecked_garbage_still_gets_an_answer(rng):
         got = call()
         assert got.shape == (3,) and set(got.tolist()) <= {0, 1}
         assert got[0] == _expected(boards[0])
+
+
+def test_tree_checked_path_agrees_and_flags_the_same_boards(rng):
+    # the validated parity tree (kept as the benchmark's "before" row) against the walkers
+    from fastpuzzle import inversion_kernels as inv
+
+    m, n = 70, 61
+    boards = np.stack([rng.permutation(m * n) for _ in range(4)]).astype(np.uint16)
+    boards[2, 5] = boards[2, 9]  # a duplicate: not a permutation
+    flat = boards.reshape(4, -1)
+    out = np.empty(4, np.uint8)
+    first_bad = inv.batch_invariant_tree_checked(flat, cell_colours(m, n), inv.tree_levels(m * n), out)
+    assert first_bad == 2
+    for b in (0, 1, 3):
+        assert int(out[b]) == _expected(boards[b].reshape(m, n)) == _walk(flat[b], m, n)[0]

@@ -77,8 +77,9 @@ def _unpack(packed, n_cells, out):
 
 
 @jit
-def _neighbours(layer, n_cells, count, packed, out):
-    """The four neighbours of every board of ``layer`` (``_NONE`` for moves off the board)."""
+def _neighbours(layer, n_cells, count, packed, no_previous, out):
+    """The four neighbours of every board of ``layer`` (``_NONE`` for moves off the board);
+    ``count``/``packed``: :func:`fastpuzzle.moves.successor_tables` read at ``no_previous``."""
     for i in range(layer.shape[0]):
         s = layer[i]
         blank = 0
@@ -86,8 +87,8 @@ def _neighbours(layer, n_cells, count, packed, out):
             if (s >> np.uint64(4 * c)) & np.uint64(15) == 0:
                 blank = c
                 break
-        row = (blank * 5 + 4) * 4  # 4 == moves.NO_PREVIOUS: every legal move
-        k_legal = count[blank * 5 + 4]
+        row = (blank * 5 + no_previous) * 4  # every legal move: no move to undo
+        k_legal = count[blank * 5 + no_previous]
         for k in range(4):
             if k < k_legal:
                 cell = packed[row + k] >> 2
@@ -95,7 +96,7 @@ def _neighbours(layer, n_cells, count, packed, out):
                 # the tile slides from ``cell`` into the blank: its nibble moves
                 out[4 * i + k] = (s & ~(np.uint64(15) << np.uint64(4 * cell))) | (tile << np.uint64(4 * blank))
             else:
-                out[4 * i + k] = 0xFFFF_FFFF_FFFF_FFFF
+                out[4 * i + k] = _NONE
 
 
 def pack_boards(flat) -> np.ndarray:
@@ -156,12 +157,11 @@ def layers_near_goal(goal, depth: int, *, hint: str = "") -> list[np.ndarray]:
         _CACHE.clear()  # keep one goal's layers only: they can be hundreds of MB
         layers = _CACHE[key] = [pack_boards(goal.reshape(1, -1))]
     count, packed = successor_tables(m, n)
-    assert NO_PREVIOUS == 4  # the kernel's row index relies on it
     while len(layers) <= depth:
         last = layers[-1]
         check_allocation(3 * 4 * last.shape[0] * 8, f"the neighbours of {last.shape[0]:,} boards")
         nxt = np.empty(4 * last.shape[0], np.uint64)
-        _neighbours(last, m * n, count, packed, nxt)
+        _neighbours(last, m * n, count, packed, NO_PREVIOUS, nxt)
         nxt.sort()  # sort and drop repeats: np.unique is many times slower on uint64 here
         if nxt.shape[0] > 1:
             nxt = nxt[np.concatenate(([True], nxt[1:] != nxt[:-1]))]
