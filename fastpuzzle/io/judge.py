@@ -231,7 +231,7 @@ def judge(data, name="<stdin>") -> list[str]:
 
     The input is repeated until its end: ``n``, then two ``n x n`` grids
     (0 = blank).  Each grid is validated (a permutation of ``0..n*n-1``); bad
-    input raises :class:`~fastpuzzle.io.errors.BoardFileError` naming the
+    input raises :class:`~fastpuzzle.errors.BoardFileError` naming the
     line, the case and the problem.  A leading UTF-8 byte order mark is
     skipped.  A ``uint8`` array (a memory-mapped file) is read in place.
 

@@ -137,7 +137,7 @@ def _checked_invariants(boards, check: bool, label: str):
     Both kernels tell whether every board is a permutation at no extra cost
     (a seen-mask), so the separate validation pass is skipped; when one is not,
     :func:`as_boards` runs after all and raises its usual
-    :class:`~fastpuzzle.boards.BoardError` (same message, index, reason).
+    :class:`~fastpuzzle.errors.BoardError` (same message, index, reason).
     """
     if not isinstance(boards, np.ndarray) or boards.ndim not in (2, 3):
         return None
