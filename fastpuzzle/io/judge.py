@@ -171,10 +171,11 @@ def _judge_case(buf, pos, case, words, offsets, err):
         _scan_short_case(buf, pos, N, case, err)
         return -2, pos
     levels = fill_tree_levels(N, offsets)
-    pos, acc_a, blank_a = _read_grid(buf, pos, N, words, offsets, levels, case, 0, err)
+    # np.int64, not the literals 0 and 1: Numba would compile _read_grid once for each
+    pos, acc_a, blank_a = _read_grid(buf, pos, N, words, offsets, levels, case, np.int64(0), err)
     if pos < 0:
         return -2, err[2]
-    pos, acc_b, blank_b = _read_grid(buf, pos, N, words, offsets, levels, case, 1, err)
+    pos, acc_b, blank_b = _read_grid(buf, pos, N, words, offsets, levels, case, np.int64(1), err)
     if pos < 0:
         return -2, err[2]
     differ = parity64(acc_a ^ acc_b) ^ cell_colour(blank_a, n) ^ cell_colour(blank_b, n)
@@ -185,8 +186,8 @@ def _judge_case(buf, pos, case, words, offsets, err):
 def _judge_bytes(buf, out, words, offsets, err):
     """The judge format straight from raw bytes, one pass, case after case.
     Returns the number of cases; stops at the first error (``err[0] != 0``)."""
-    pos = 0
-    case = 0
+    pos = np.int64(0)  # not literals: Numba would compile _judge_case for them too
+    case = np.int64(0)
     while True:
         ans, pos = _judge_case(buf, pos, case, words, offsets, err)
         if ans < 0:

@@ -331,7 +331,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     """
     capacity = path.shape[0]
     cells = start.copy()
-    blank0 = 0
+    blank0 = np.int64(0)  # not the literal 0: Numba would compile _iteration for it too
     for i in range(m * n):
         if cells[i] == 0:
             blank0 = i
