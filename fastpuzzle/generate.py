@@ -133,8 +133,7 @@ def prepare_shape_goal(m, n, goal, count=1):
     >>> prepare_shape_goal(2, 2, None)
     (2, 2, array([1, 2, 3, 0], dtype=uint8))
     """
-    check_shape(m, n)
-    m, n = int(m), int(n)
+    m, n = check_shape(m, n)
     itemsize = board_dtype(m * n).itemsize
     # The goal takes one board; goal_board builds it through an int64 range.
     check_allocation(m * n * (itemsize + 8), f"a {m}x{n} goal board")

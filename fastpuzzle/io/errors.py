@@ -47,7 +47,8 @@ class BoardFileError(ValueError):
         if case is not None:
             where = f"line {line} (case {case}): "
         board = f"board {index} " if index is not None else ""
-        super().__init__(f"{self.path}: {where}{board}{reason}")
+        shown = self.path if self.path.isprintable() else repr(self.path)  # a newline in a name stays visible
+        super().__init__(f"{shown}: {where}{board}{reason}")
 
     def __reduce__(self):  # picklable across Dask workers
         return (_rebuild, (type(self), self.path, self.reason, self.line, self.index, self.column, self.case))

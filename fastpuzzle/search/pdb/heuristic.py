@@ -25,6 +25,7 @@ from numba import prange
 
 from ..._jit import jit, pjit, use_threads
 from ...atomic import save_array, write_text
+from ...cachefile import describe_array
 from ...boards import as_boards
 from ...moves import board_symmetries
 from .ranking import placement_weights, rank_placement
@@ -157,7 +158,7 @@ class PatternDatabase:
         tiles, sizes, weights, offsets, pat_of, cell_map, tile_map = self._kernel_arrays()
         kernel = _lookup_batch_parallel if use_threads(batch.size) else _lookup_batch
         out = kernel(
-            batch.reshape(batch.shape[0], -1), self.data, tiles, sizes, weights, offsets, cell_map, tile_map, self.reflect
+            batch.reshape(batch.shape[0], batch.shape[1] * batch.shape[2]), self.data, tiles, sizes, weights, offsets, cell_map, tile_map, self.reflect
         )
         return int(out[0]) if single else out
 
@@ -166,6 +167,7 @@ class PatternDatabase:
         directory = Path(directory)
         save_array(directory / "tables.npy", self.data)
         meta = dict(
+            tables=describe_array(self.data),  # checked with the data on load (fastpuzzle.cachefile)
             format=FORMAT_VERSION,
             name=self.name,
             shape=list(self.shape),
