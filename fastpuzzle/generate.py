@@ -336,7 +336,9 @@ def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
     B = 1 if count is None else count
     m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
     if return_moves:
-        check_allocation(B * walk_length * (1 if return_moves == "codes" else 2), f"{B:,} walks of {walk_length:,} moves")
+        # codes, then (as strings) their letters and one str object each (about 60 bytes + the letters)
+        per_walk = walk_length if return_moves == "codes" else 3 * walk_length + 72
+        check_allocation(B * per_walk, f"{B:,} walks of {walk_length:,} moves")
     key = seed_key(seed)
     out = np.empty((B, m * n), board_dtype(m * n))
     codes = np.empty((B, walk_length), np.uint8) if return_moves else _no_walks()

@@ -129,3 +129,53 @@ def test_one_cell_boards_message():  # defect 29
         fp.reachable(np.zeros((3, 1, 1)), np.zeros((3, 1, 1)))
     assert " a have" not in str(info.value)
     tried("edges")
+
+
+@pytest.mark.parametrize("partition, error", [([], ValueError), ([(1.0, 2)], TypeError), ([(True, 2)], TypeError),
+                                              ("ab", TypeError), ([3], TypeError), ([()], ValueError),
+                                              ([(1, 2), (2, 3)], ValueError), ([(np.float64(1), 2)], TypeError)])  # fmt: skip
+def test_build_partition_arguments(partition, error):  # defect 28 (pdb.build_partition)
+    with pytest.raises(error):
+        pdb.build_partition((3, 3), partition)
+    tried("edges")
+
+
+@pytest.mark.parametrize("shape", [(3, 3.0), (True, 3), "33", (3,), 3])
+def test_build_partition_shape(shape):
+    with pytest.raises((TypeError, ValueError)):
+        pdb.build_partition(shape, [(1, 2)])
+    tried("edges")
+
+
+def test_build_partition_too_large_is_an_allocation_error():  # defect 20
+    with pytest.raises(AllocationError, match="10 tiles"):
+        pdb.build_partition((4, 4), [tuple(range(1, 11))])
+    db = pdb.build_partition((np.int64(2), np.uint8(3)), [(1, 2, 3)])
+    assert db.shape == (2, 3)
+    tried("edges")
+
+
+@pytest.mark.parametrize("call", [lambda: fp.random_solvable(4, 4, count=40_000_000, distance=5),
+                                  lambda: fp.random_solvable(3, 3, count=30_000_000, distance=(3, 20)),
+                                  lambda: fp.scramble(3, 3, 10, count=20_000_000, return_moves=True)])  # fmt: skip
+def test_peak_memory_checked_not_just_the_output(call, monkeypatch):  # defect 18
+    """With 1 GiB available: each output fits, its real peak does not."""
+    import fastpuzzle.memory as memory
+
+    monkeypatch.setattr(memory, "available_memory", lambda: 1 << 30)
+    with pytest.raises(AllocationError):
+        call()
+    tried("edges")
+
+
+def test_grids_larger_than_the_layout_prefix(tmp_path):  # defect 24
+    from fastpuzzle.io.read import iter_boards
+    from fastpuzzle.io.write import write_boards
+
+    boards = fp.random_solvable(1000, 1000, count=3, seed=2)
+    path = tmp_path / "g.txt"
+    write_boards(str(path), boards, fmt="grids")
+    assert path.stat().st_size > 3 * (1 << 20)  # each grid is larger than the 1 MB prefix
+    got = np.concatenate([b for _, b in iter_boards(str(path), text_block_bytes=8 << 20)])
+    assert got.shape == (3, 1000, 1000) and (got == boards).all()
+    tried("edges")

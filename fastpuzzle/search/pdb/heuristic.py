@@ -46,7 +46,15 @@ def check_partition(partition, m, n):
     n_cells = m * n
     seen = set()
     out = []
+    if isinstance(partition, (str, bytes)) or not hasattr(partition, "__iter__"):
+        raise TypeError(f"a partition must be a sequence of tile sequences, got {partition!r}")
     for p in partition:
+        if isinstance(p, (str, bytes)) or not hasattr(p, "__iter__"):
+            raise TypeError(f"each pattern must be a sequence of tiles, got {p!r}")
+        p = list(p)
+        for t in p:  # 1.0 and True are not tiles
+            if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, np.integer)):
+                raise TypeError(f"pattern tiles must be integers, got {t!r} ({type(t).__name__}) in {p!r}")
         tiles = tuple(int(t) for t in p)
         if not tiles:
             raise ValueError("a pattern must hold at least one tile")
@@ -57,6 +65,8 @@ def check_partition(partition, m, n):
                 raise ValueError(f"tile {t} is in two patterns; additive patterns must be disjoint")
             seen.add(t)
         out.append(tiles)
+    if not out:
+        raise ValueError("a partition needs at least one pattern of tiles")
     return tuple(out)
 
 
