@@ -10,10 +10,15 @@ IDA* engine (:mod:`fastpuzzle.search.ida`):
    solver gives one (it always does);
 2. **windows** -- loops cut and windows of the incumbent re-solved optimally
    between their end boards, wider and wider (:mod:`fastpuzzle.search.windows`);
-3. **proof** -- plain IDA* with the rest, its stack sized to the incumbent's
-   length: a shorter solution replaces it (then optimal); a threshold that
-   reaches the incumbent's length proves it optimal; otherwise the last
-   threshold reached is the proved lower bound.
+3. **bound** -- plain IDA* with a share of the rest, its stack sized to the
+   incumbent's length: a shorter solution replaces it (then optimal); a
+   threshold that reaches the incumbent's length proves it optimal; otherwise
+   the last threshold reached is the proved lower bound;
+4. **descent** -- one depth-first pass bounded by the incumbent's length
+   minus 2 (solution lengths share one parity): a solution found there is the
+   new incumbent, and the next pass goes 2 lower; a pass that ends without
+   one proves the incumbent optimal (the engine's stack, sized to the pass,
+   stops it before a second pass).
 
 The lower bound is admissible: the root heuristic, or the threshold of an
 unfinished plain IDA* (every smaller cost bound was searched in full),
@@ -103,7 +108,7 @@ def _weighted(cells, engine, weight, max_nodes, deadline, info):
 
 
 def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fallback=None,
-                   proof_share=None) -> AnytimeResult:  # fmt: skip
+                   proof_share=None, bound_share=0.25) -> AnytimeResult:  # fmt: skip
     """Best solution and proved lower bound for one board within a budget.
 
     Parameters
@@ -120,8 +125,11 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
         ``fallback() -> codes``: a solution when no weighted search finishes
         (the constructive solver).
     proof_share : float, optional
-        Share of the time left after the incumbent phase kept for the proof;
-        default 0.4 with pattern databases, 0.15 otherwise.
+        Share of the budget left after the incumbent phase kept for phases 3
+        and 4; default 0.6 with pattern databases, 0.3 otherwise.
+    bound_share : float
+        Share of what is left after the windows given to phase 3 (the proved
+        lower bound); phase 4 has the rest.
 
     Returns
     -------
@@ -154,13 +162,17 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
             best = codes
         if len(best) <= h0 or budget.spent():
             break
+    if fallback is not None and (best is None or m * n > 25):  # beyond 5x5 the constructive answer may be shorter
+        other = fallback()
+        if best is None or len(other) < len(best):
+            best = other
     if best is None:
-        best = fallback() if fallback is not None else _weighted(cells, engine, WEIGHTS[0], 0, 0.0, info)
+        best = _weighted(cells, engine, WEIGHTS[0], 0, 0.0, info)
     lower = _round_up(h0, parity)
     if len(best) <= lower:
         return AnytimeResult(best, len(best), True, total)
     if proof_share is None:
-        proof_share = 0.4 if engine.pdb_tables is not None else 0.15
+        proof_share = 0.6 if engine.pdb_tables is not None else 0.3
     best = cut_loops(cells, m, n, best)
     windows = WindowSolver(m, n)  # 2. windows
     window_end = budget.share(1.0 - proof_share)[1]
@@ -174,17 +186,35 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     total += windows.nodes
     if len(best) <= lower:
         return AnytimeResult(best, len(best), True, total)
-    nodes, deadline = budget.share(1.0)  # 3. proof
     if budget.spent():
         return AnytimeResult(best, lower, False, total)
+    # 3. bound: plain IDA* from the root heuristic, its stack sized to the incumbent
+    nodes, deadline = budget.share(bound_share)
     path = np.zeros(len(best), np.uint8)  # thresholds below the incumbent's length only
     status = ida.ida_kernel(cells, m, n, *engine.kernel_args(), 0, 0, nodes, deadline, path, info, ida.WEIGHT_ONE)
+    budget.charge(int(info[0]))
     total += int(info[0])
     if status == ida.STATUS_FOUND:
         return AnytimeResult(path[: info[1]].copy(), int(info[1]), True, total)
     if status == ida.STATUS_DEPTH:  # every bound below the incumbent's length searched: it is optimal
         return AnytimeResult(best, len(best), True, total)
-    return AnytimeResult(best, max(lower, _round_up(int(info[2]), parity)), False, total)
+    lower = max(lower, _round_up(int(info[2]), parity))
+    # 4. descent: one pass at the incumbent's length - 2; a pass that fails in full proves the incumbent
+    while not budget.spent() and len(best) - 2 >= lower:
+        nodes, deadline = budget.share(1.0)
+        threshold = len(best) - 2
+        path = np.zeros(threshold + 1, np.uint8)  # the pass after this one would outgrow it: STATUS_DEPTH
+        status = ida.ida_kernel(cells, m, n, *engine.kernel_args(), threshold, 0, nodes, deadline, path, info,
+                                ida.WEIGHT_ONE)  # fmt: skip
+        budget.charge(int(info[0]))
+        total += int(info[0])
+        if status == ida.STATUS_FOUND:
+            best = path[: info[1]].copy()
+        elif status == ida.STATUS_DEPTH:  # no solution of length <= threshold, none of threshold + 1 (parity)
+            return AnytimeResult(best, len(best), True, total)
+        else:
+            break
+    return AnytimeResult(best, lower, len(best) <= lower, total)
 
 
 def _round_up(bound: int, parity: int) -> int:

@@ -375,6 +375,8 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
             return status
         if next_threshold == _NO_LIMIT:
             return STATUS_EXHAUSTED
+        if weight > WEIGHT_ONE:  # weighted: the bound grows by 1/64 at least, or long paths take ~h iterations
+            next_threshold = max(next_threshold, threshold + (threshold >> 6))
         threshold = next_threshold
 
 
