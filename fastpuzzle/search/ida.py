@@ -45,6 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .._jit import jit
+from ..interrupt import pending, stop_requested
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
 from .clock import clock
 from .heuristics import (
@@ -158,7 +159,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
         line_codes, line_penalty, seq = lc_state
     no_line = m + n  # the dummy line a move that changes no conflict points at
     limit = budget
-    if deadline > 0.0 and nodes + CLOCK_INTERVAL < limit:
+    if nodes + CLOCK_INTERVAL < limit:  # the stop flag (and the clock, if set) read every CLOCK_INTERVAL nodes
         limit = nodes + CLOCK_INTERVAL
     next_threshold = _NO_LIMIT
     depth = 0
@@ -229,7 +230,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             if nodes >= limit:
                 if nodes >= budget:
                     return STATUS_NODES, nodes, next_threshold, 0
-                if clock() > deadline:
+                if stop_requested() or (deadline > 0.0 and clock() > deadline):  # a signal stops it like the clock
                     return STATUS_TIME, nodes, next_threshold, 0
                 limit = min(budget, nodes + CLOCK_INTERVAL)
             h_weighted = (h * weight) >> WEIGHT_SHIFT
@@ -502,7 +503,7 @@ def run_chunks(n_items, chunk, threads, work, bar=None):
         while True:
             with lock:
                 lo = next(starts)
-            if lo >= n_items or errors:
+            if lo >= n_items or errors or pending():  # pending: a signal asked the batch to stop
                 return
             hi = min(n_items, lo + chunk)
             try:

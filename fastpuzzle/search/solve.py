@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from ..boards import as_boards, as_goal
+from ..interrupt import interruptible
 from ..moves import PRUNE_LENGTH, decode_moves, slide_codes
 from . import ida
 from .anytime import DEFAULT_TIME_LIMIT, anytime_search
@@ -206,7 +207,8 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which) -> Sol
     if which == "anytime":
         return _solve_anytime(cells, target, m, n, search, max_nodes, time_limit)
     mapped = search.map_boards(cells[None, :])[0]
-    status, codes, nodes, seconds = ida.ida_search(mapped, search.engine, max_nodes, time_limit)
+    with interruptible(m * n > 9):  # SIGINT/SIGTERM stop the kernel (8-puzzles take milliseconds)
+        status, codes, nodes, seconds = ida.ida_search(mapped, search.engine, max_nodes, time_limit)
     _check_not_exhausted(status, 0)
     return Solution(search.unmap_codes(codes), status=_STATUS[status], nodes=nodes, seconds=seconds,
                     method="ida", heuristic=search.label,
@@ -478,7 +480,8 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
 
 def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
     mapped = search.map_boards(flat)
-    status, codes, lengths, nodes, seconds = ida.ida_batch(mapped, search.engine, max_nodes, time_limit, threads, bar)
+    with interruptible():
+        status, codes, lengths, nodes, seconds = ida.ida_batch(mapped, search.engine, max_nodes, time_limit, threads, bar)
     for i in np.flatnonzero(status == ida.STATUS_EXHAUSTED)[:1]:
         _check_not_exhausted(ida.STATUS_EXHAUSTED, int(i))
     found = status == ida.STATUS_FOUND
