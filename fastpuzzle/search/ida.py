@@ -410,6 +410,9 @@ class Heuristic:
         Longest duplicate move sequence the search prunes
         (:func:`fastpuzzle.moves.move_automaton`); 2 prunes only the move
         that undoes the previous one (Korf's node counts).
+    order : tuple of the 4 move codes, optional
+        The order moves are tried in (:func:`fastpuzzle.moves.successor_tables`;
+        default U L R D).
 
     Examples
     --------
@@ -418,10 +421,12 @@ class Heuristic:
     True
     """
 
-    def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH):
+    def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH,
+                 order=None):  # fmt: skip
         self.m, self.n, self.name = m, n, name
         self.goal = np.ascontiguousarray(goal.ravel())
-        self.successors = (*successor_tables(m, n), move_automaton(prune_length))
+        tables = successor_tables(m, n) if order is None else successor_tables(m, n, tuple(order))
+        self.successors = (*tables, move_automaton(prune_length))
         # The family's tables, None for the other family: the engine compiles
         # one loop per family from that (see "heuristic dispatch" in the source).
         self.lc_tables = self.pdb_tables = None

@@ -210,6 +210,8 @@ class GoalPlan:
                 relabel[image.ravel().astype(np.int64)] = db_goal.ravel().astype(np.int64)
                 self.relabel = relabel
                 self.code_back = np.argsort(code_map).astype(np.uint8)
+                # the user's move order (U L R D) as codes on the image board
+                self.move_order = tuple(int(c) for c in code_map)
                 return
         raise ValueError(
             f"database {db.name!r} measures distance to a goal with the blank at cell {blank_db}; "
