@@ -145,7 +145,8 @@ class _Search:
             raise ValueError(f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}")
         db = choose_database((m, n), database)
         self.plan = GoalPlan(db, target)
-        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length)
+        # moves tried in Korf's order on the user's board, whatever the symmetry
+        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order)
         self.label = f"pdb:{db.name}"
 
     def map_boards(self, flat: np.ndarray) -> np.ndarray:
