@@ -16,7 +16,7 @@ from ..._jit import jit
 from .routes import route_blank
 from .state import (
     BLANK_CELL, CODE_CAPACITY, DOWN, ERR_BUDGET, ERR_PARITY, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LEFT,
-    LINE_FIRST, LINE_LAST, MOVE_COUNT, NO_TILE, RIGHT, ROUTED_MOVES, ROW_STRIDE, STATE_SIZE, TILE_STEPS, TRANSPOSED, UP,
+    LINE_FIRST, LINE_LAST, MOVE_COUNT, NO_TILE, RIGHT, ROUTED_MOVES, ROW_STRIDE, STATE_SIZE, STEER, TILE_STEPS, TRANSPOSED, UP,
     logical_cell, physical_cell, play_pattern, run_blank,
 )  # fmt: skip
 from .tiles import move_tile, place_two
@@ -214,7 +214,7 @@ def turn_last_square(cells, pos, codes, state, m, n, home_label):
             and cells[bottom_left] == home_label[bottom_left])
 
 
-def solve_kernel(cells, m, n, codes, back, stats, limit, weight):
+def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1):
     """Solve the relabelled board ``cells`` (flat, int32; goal: cell i holds
     i + 1, blank last) in place (it is left in the kernel's own labels), then
     play ``back``.  Returns (moves, error code); codes beyond
@@ -239,7 +239,10 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight):
     state[LINE_LAST] = 0
     state[CODE_CAPACITY] = codes.shape[0]
     state[ROW_STRIDE] = n
-    work = (cells, np.zeros(size, np.int64), np.zeros(size, np.uint8), codes, state,
+    state[STEER] = steer
+    pos = np.zeros(2 * size, np.int64)
+    pos[size + home_label] = np.arange(size)  # home cells, for steered routes (see state.py)
+    work = (cells, pos, np.zeros(size, np.uint8), codes, state,
             np.zeros(size, np.int64), np.zeros(size, np.uint8), np.empty(size, np.int64))
     r0 = c0 = 0
     while m - r0 > 2 or n - c0 > 2:
