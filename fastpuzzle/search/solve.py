@@ -117,6 +117,24 @@ def check_prune(prune) -> int:
     return PRUNE[prune]
 
 
+def refuse_node_budget(method, max_nodes):
+    """``max_nodes`` asked of the constructive solver: refused, since it
+    searches no nodes (``time_limit`` applies to it; so does
+    ``solve_constructive(max_moves=...)``).
+
+    Examples
+    --------
+    >>> refuse_node_budget("constructive", None)
+    >>> refuse_node_budget("constructive", 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_nodes does not apply to method='constructive' (it searches no nodes); give time_limit, or use solve_constructive(board, max_moves=...)
+    """
+    if method == "constructive" and max_nodes is not None:
+        raise ValueError("max_nodes does not apply to method='constructive' (it searches no nodes); "
+                         "give time_limit, or use solve_constructive(board, max_moves=...)")
+
+
 def _resolve_method(method: str, heuristic: str, m: int, n: int) -> str:
     """The solver to run: ``"slide"``, ``"ida"`` or ``"constructive"``."""
     if m == 1 or n == 1:
@@ -175,7 +193,7 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which) -> Sol
     if which == "slide":
         return _slide(cells, target.ravel(), m, n)
     if which == "constructive":
-        return solve_constructive(cells.reshape(m, n), target)
+        return solve_constructive(cells.reshape(m, n), target, time_limit=time_limit)
     mapped = search.map_boards(cells[None, :])[0]
     with interruptible(m * n > 9):  # SIGINT/SIGTERM stop the kernel (8-puzzles take milliseconds)
         status, codes, nodes, seconds = ida.ida_search(mapped, search.engine, max_nodes, time_limit)
@@ -205,8 +223,12 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
         (:mod:`fastpuzzle.pdb`; the database is ``database``).
     max_nodes : int, optional
         Stop after generating this many nodes (status ``"budget"``).
+        Refused (``ValueError``) with ``method="constructive"``, which
+        searches no nodes; with ``"auto"`` it bounds the search only.
     time_limit : float, optional
-        Stop after about this many seconds (status ``"budget"``).
+        Stop after about this many seconds (status ``"budget"``).  The
+        constructive solver checks it after each row or column it places
+        and, out of time, returns status ``"budget"`` with no moves.
     method : {"auto", "ida", "constructive"}
         ``"ida"``: optimal IDA*.  ``"constructive"``: a fast, not optimal,
         solver (:mod:`fastpuzzle.search.constructive`).  ``"auto"``: IDA*
@@ -254,6 +276,7 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     True
     """
     max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
+    refuse_node_budget(method, max_nodes)
     prune_length = check_prune(prune)
     batch, single = as_boards(board, label="board")
     if not single:
@@ -363,6 +386,7 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
     ([2, 0], ['DR', ''], ['optimal', 'optimal'])
     """
     max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
+    refuse_node_budget(method, max_nodes)
     prune_length = check_prune(prune)
     if threads is None:
         threads = numba.get_num_threads()
@@ -388,7 +412,7 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
         if which == "ida":
             columns = _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar)
         else:
-            columns = _solve_many_each(flat, target, m, n, which, threads, bar)
+            columns = _solve_many_each(flat, target, m, n, which, threads, bar, time_limit)
     finally:
         if bar is not None:
             bar.close()
@@ -410,7 +434,7 @@ def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
     return lengths, nodes, labels, seconds, moves
 
 
-def _solve_many_each(flat, target, m, n, which, threads, bar):
+def _solve_many_each(flat, target, m, n, which, threads, bar, time_limit=None):
     """The solvers that take one board at a time (slide, constructive)."""
     B = flat.shape[0]
     lengths = np.full(B, -1, np.int64)
@@ -424,7 +448,7 @@ def _solve_many_each(flat, target, m, n, which, threads, bar):
             if np.array_equal(flat[i], target.ravel()):
                 sol = Solution(np.zeros(0, np.uint8), nodes=0, method=which)
             else:
-                sol = _solve_one(flat[i], target, m, n, None, None, None, which)
+                sol = _solve_one(flat[i], target, m, n, None, None, time_limit, which)
             lengths[i] = sol.length if sol.solved else -1
             nodes[i], status[i], seconds[i], moves[i] = sol.nodes, sol.status, sol.seconds, sol.moves
 
