@@ -39,7 +39,7 @@ def _one(b, flat, blanks, goal_where, per_env, actions, targets, legal_of_cell, 
         for k in range(4):
             mask[b, k] = legal_of_cell[z, k]
         return
-    g = b if per_env else 0
+    g = np.int64(b) if per_env else np.int64(0)
     z = blanks[b]
     t = targets[z, actions[b]]
     h_change = 0
@@ -96,7 +96,7 @@ def env_refresh(flat, idx, goal_where, per_env, n, legal_of_cell, blanks, wrong,
     N = flat.shape[1]
     for i in range(idx.shape[0]):
         b = idx[i]
-        g = b if per_env else 0
+        g = np.int64(b) if per_env else np.int64(0)
         w = 0
         h = 0
         for c in range(N):
@@ -122,18 +122,18 @@ def _mix(x):
     return x ^ (x >> np.uint64(31))
 
 
-@pjit
+@jit
 def random_actions(blanks, targets, key, counter, out):
     """``out[b]``: a move uniform among the legal ones of environment ``b``,
     from the counter-based stream ``(key, counter, b)`` (the same on any thread count)."""
     base = np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
-    for b in prange(blanks.shape[0]):
+    for b in range(blanks.shape[0]):
         r = _mix(base + np.uint64(b) * np.uint64(0xD1B54A32D192ED03))
         z = blanks[b]
         count = 0
         for k in range(4):
             count += targets[z, k] >= 0
-        pick = np.int64(r % np.uint64(count))
+        pick = np.int64(((r >> np.uint64(32)) * np.uint64(count)) >> np.uint64(32))  # multiply-shift: no division
         for k in range(4):
             if targets[z, k] >= 0:
                 if pick == 0:
