@@ -35,6 +35,10 @@ _HOMES = {
     "distance_table": "distances", "distance": "distances",
     "neighbours": "steps", "legal_moves": "steps", "step_boards": "steps", "random_legal_moves": "steps",
     "inverse_moves": "steps", "labelled_boards": "labels", "labelled_chunks": "labels",
+    **{name: "errors" for name in (
+        "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
+        "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError",
+    )},  # fmt: skip
 }
 
 #: Submodules reachable as attributes of the package (``fp.heuristics`` is the
@@ -50,6 +54,8 @@ __all__ = [
     "distance_table", "distance",
     "neighbours", "legal_moves", "step_boards", "random_legal_moves", "inverse_moves",
     "labelled_boards", "labelled_chunks",
+    "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
+    "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError",
 ]
 
 
