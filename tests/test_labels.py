@@ -76,3 +76,19 @@ def test_bad_arguments():
         fp.labelled_boards(3, 3, 5, time_limit=0)
     b, d = fp.labelled_boards(3, 3, 0)
     assert b.shape == (0, 3, 3) and d.shape == (0,)
+
+
+def test_cli_writes_label_pairs(tmp_path, capsys):
+    from fastpuzzle.cli import main
+
+    out = tmp_path / "boards.npy"
+    assert main(["generate", "--shape", "2x3", "--count", "50", "--seed", "3", "--out", str(out), "--labels"]) == 0
+    boards, d = np.load(out), np.load(tmp_path / "boards.labels.npy")
+    want_b, want_d = fp.labelled_boards(2, 3, 50, seed=3)
+    assert (boards == want_b).all() and (d == want_d).all() and (fp.distance(boards) == d).all()
+    target = tmp_path / "d.npy"
+    assert main(["generate", "--shape", "3x3", "--count", "20", "--distance", "4:5", "--out", str(out),
+                 "--labels", str(target)]) == 0
+    assert set(np.load(target).tolist()) <= {4, 5}
+    assert main(["generate", "--shape", "2x3", "--count", "5", "--scramble", "3", "--out", str(out), "--labels"]) == 2
+    assert "excludes --scramble" in capsys.readouterr().err
