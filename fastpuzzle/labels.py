@@ -28,7 +28,9 @@ whatever the count asked for (a longer request extends a shorter one) and
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 
+from ._jit import pjit
 from .boards import as_goal, check_shape
 from .generate import check_count, seed_key
 
@@ -38,6 +40,47 @@ __all__ = ["labelled_boards", "labelled_chunks", "CHUNK_BOARDS", "MAX_EXACT_CELL
 CHUNK_BOARDS = 1 << 20
 #: Largest board labelled exactly without ``distance=`` (optimal solves of 4x4).
 MAX_EXACT_CELLS = 16
+
+
+@pjit
+def _gather_near(pool, ends, lo, js, n_cells, boards, depths):
+    """Board ``i`` is ``pool[js[i]]`` unpacked (4 bits a cell); its depth the layer holding it."""
+    for i in prange(js.shape[0]):
+        j = js[i]
+        d = 0
+        while ends[d] <= j:
+            d += 1
+        depths[i] = lo + d
+        v = pool[j]
+        for c in range(n_cells):
+            boards[i, c] = (v >> np.uint64(4 * c)) & np.uint64(15)
+
+
+_POOL: dict = {}
+
+
+def _near(goal, lo, hi, size, rng):
+    """``size`` boards uniform over the layers ``lo .. hi`` near ``goal``, with their depths.
+
+    The layers are joined once into one pool (kept for the last goal and
+    range asked for), so a draw is one parallel gather and unpacking."""
+    from .distances.near import layers_near_goal
+
+    m, n = goal.shape
+    key = (goal.tobytes(), m, n, lo, hi)
+    if key not in _POOL:
+        layers = layers_near_goal(goal, hi)[lo:]
+        _POOL.clear()
+        sizes = np.array([layer.shape[0] for layer in layers], np.int64)
+        _POOL[key] = (np.concatenate(layers), np.cumsum(sizes))
+    pool, ends = _POOL[key]
+    if pool.shape[0] == 0:
+        raise ValueError(f"no {m}x{n} board is at distance {lo if lo == hi else f'{lo}..{hi}'} from the goal")
+    js = rng.integers(0, pool.shape[0], size=size, dtype=np.int64)
+    boards = np.empty((size, m * n), goal.dtype)
+    depths = np.empty(size, np.int64)
+    _gather_near(pool, ends, lo, js, m * n, boards, depths)
+    return boards.reshape(size, m, n), depths
 
 
 def _stream(key, j):
@@ -110,11 +153,11 @@ def _draw(m, n, size, goal, span, rng, exact, time_limit):
         labels = np.asarray(table.depths[ranks], np.int64)
         return table.space.boards(ranks).reshape(size, m, n), labels, every
     if span is not None:
-        from .distances.near import LayerLimitError, random_near_goal
+        from .distances.near import LayerLimitError
 
         lo, hi = span
         try:
-            boards, labels = random_near_goal(goal, lo, hi, size, rng, return_depths=True)
+            boards, labels = _near(goal, lo, hi, size, rng)
             return boards, labels, every
         except LayerLimitError:
             if (m, n) != (4, 4):

@@ -14,7 +14,7 @@ from numba import prange
 
 from .._jit import jit, pjit
 
-__all__ = ["REWARD_CODES", "env_step", "env_step_serial", "env_refresh", "random_actions"]
+__all__ = ["REWARD_CODES", "env_step", "env_step_serial", "env_refresh", "random_actions", "random_actions_parallel"]
 
 #: Reward names computed inside the kernel, by code.
 REWARD_CODES = {"step": 0, "sparse": 1, "manhattan": 2, "none": 3}
@@ -122,21 +122,34 @@ def _mix(x):
     return x ^ (x >> np.uint64(31))
 
 
+@jit(inline="always")
+def _random_one(b, blanks, targets, base, out):
+    r = _mix(base + np.uint64(b) * np.uint64(0xD1B54A32D192ED03))
+    z = blanks[b]
+    count = 0
+    for k in range(4):
+        count += targets[z, k] >= 0
+    pick = np.int64(((r >> np.uint64(32)) * np.uint64(count)) >> np.uint64(32))  # multiply-shift: no division
+    for k in range(4):
+        if targets[z, k] >= 0:
+            if pick == 0:
+                out[b] = k
+                break
+            pick -= 1
+
+
 @jit
 def random_actions(blanks, targets, key, counter, out):
     """``out[b]``: a move uniform among the legal ones of environment ``b``,
     from the counter-based stream ``(key, counter, b)`` (the same on any thread count)."""
     base = np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
     for b in range(blanks.shape[0]):
-        r = _mix(base + np.uint64(b) * np.uint64(0xD1B54A32D192ED03))
-        z = blanks[b]
-        count = 0
-        for k in range(4):
-            count += targets[z, k] >= 0
-        pick = np.int64(((r >> np.uint64(32)) * np.uint64(count)) >> np.uint64(32))  # multiply-shift: no division
-        for k in range(4):
-            if targets[z, k] >= 0:
-                if pick == 0:
-                    out[b] = k
-                    break
-                pick -= 1
+        _random_one(b, blanks, targets, base, out)
+
+
+@pjit
+def random_actions_parallel(blanks, targets, key, counter, out):
+    """:func:`random_actions` on the threads (the same moves)."""
+    base = np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
+    for b in prange(blanks.shape[0]):
+        _random_one(b, blanks, targets, base, out)

@@ -49,8 +49,13 @@ class SlidingPuzzleEnv(gym.Env):
             row.setflags(write=False)
         self._n = opts.n
         self._table = opts.distance_table() if opts.exact_reward else None
-        self._board = np.zeros((opts.m, opts.n), opts.dtype)
+        # the board lives in a bytearray (boards here are uint8): a step writes two bytes without
+        # going through NumPy's item access, and the array view sees them
+        self._buf = bytearray(opts.m * opts.n)
+        self._board = np.frombuffer(self._buf, np.uint8).reshape(opts.m, opts.n)
         self._flat = self._board.reshape(-1)
+        N = opts.m * opts.n
+        self._md = [[abs(a // opts.n - b // opts.n) + abs(a % opts.n - b % opts.n) for b in range(N)] for a in range(N)]
         self._goal = opts.curriculum.goal.copy()
         self._set_goal(self._goal)
         self._blank = self._wrong = self._manh = self._steps = self._dist = 0
@@ -99,10 +104,13 @@ class SlidingPuzzleEnv(gym.Env):
 
     def step(self, action):
         """Move the blank; returns ``(board, reward, terminated, truncated, info)``."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) or not 0 <= action <= 3:
-            if not (isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"):
+        if type(action) is not int or not 0 <= action <= 3:
+            if isinstance(action, (np.integer, int)) and not isinstance(action, (bool, np.bool_)):
+                action = int(action)
+            elif not (isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"):
                 raise ValueError(f"action must be a move code 0..3 (U, L, R, D), got {action!r}")
-            action = int(action)
+            else:
+                action = int(action)
             if not 0 <= action <= 3:
                 raise ValueError(f"action must be a move code 0..3 (U, L, R, D), got {action}")
         opts = self.options
@@ -116,14 +124,15 @@ class SlidingPuzzleEnv(gym.Env):
             if not opts.stay:
                 raise ValueError(f"action {int(action)} takes the blank off the {opts.m}x{opts.n} board")
         else:
-            flat = self._flat
-            tile = int(flat[t])
+            buf = self._buf
+            tile = buf[t]
             home = self._where[tile]
             self._wrong += (home == t) - (home == z)
-            change = self._dist_of(z, home) - self._dist_of(t, home)
+            md = self._md[home]
+            change = md[z] - md[t]
             self._manh += change
-            flat[z] = tile
-            flat[t] = 0
+            buf[z] = tile
+            buf[t] = 0
             self._blank = z = t
         self._steps += 1
         solved = self._wrong == 0 and z == self._where[0]

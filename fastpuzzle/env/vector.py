@@ -8,7 +8,7 @@ from gymnasium.vector.utils import batch_space
 
 from .._jit import use_threads
 from ..steps import move_tables
-from .kernel import env_refresh, env_step, env_step_serial, random_actions
+from .kernel import env_refresh, env_step, env_step_serial, random_actions, random_actions_parallel
 from .options import EnvOptions, board_text
 
 __all__ = ["SlidingPuzzleVectorEnv"]
@@ -219,7 +219,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         if self._counter == 0:
             self._key = int(self.np_random.integers(0, 1 << 63))
         self._counter += 1
-        random_actions(self._blanks, self._targets, self._key, self._counter, out)
+        (random_actions_parallel if self._parallel else random_actions)(self._blanks, self._targets, self._key,
+                                                                        self._counter, out)
         return out
 
     def render(self):
