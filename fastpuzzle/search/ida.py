@@ -52,7 +52,7 @@ from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
     lc_new_state, lc_start, line_conflict_penalty, search_tables,
 )  # fmt: skip
-from .pdb.heuristic import pdb_kernel_tables, pdb_new_state, pdb_start
+from .pdb.heuristic import pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start
 from .pdb.ranking import rank_placement
 
 
@@ -135,6 +135,33 @@ def _is_goal_after(cells, goal, blank, src, tile):
 # ------------------------------------------------------------------ the engine
 
 
+@jit(inline="always")
+def _lc_push(tile, blank, op, depth, line, change, kind, no_line, tile_shift, along_line, along_delta,
+             line_codes, line_penalty, undo):  # fmt: skip
+    """Make the move in the line-conflict state (``line``, ``change``: what the child step found)."""
+    if kind == KIND_LC_TABLE:
+        idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+        line_codes[as_unsigned(line)] += change
+        line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
+    elif kind == KIND_LC_SCAN and line != no_line:
+        undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(line)]
+        line_penalty[as_unsigned(line)] = change
+
+
+@jit(inline="always")
+def _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
+            line_codes, line_penalty, undo):  # fmt: skip
+    """Undo :func:`_lc_push` (``blank``: the parent's blank cell, where ``tile`` came back from)."""
+    idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+    word = move_word[idx]
+    line = (word >> 2) & 0x3FFF
+    if kind == KIND_LC_TABLE:
+        line_codes[as_unsigned(line)] -= word >> 16
+        line_codes[as_unsigned(along_line[idx])] -= along_delta[idx]
+    elif line != no_line:
+        line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]
+
+
 # Longer than the house size on purpose: each heuristic's per-node steps are
 # written out here, as Numba needs them to keep the loop free of reference counting.
 @jit
@@ -196,7 +223,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     aux1 = np.int64(data[offsets[p] + rank_placement(buf, sizes[p], weights[p])])
                     h += aux1 - values[0, p]
                 aux2 = -1  # new value of the reflected tile's pattern
-                if reflect:
+                # the reflection only where it can matter: the child is not
+                # pruned yet, or its f might lower the next threshold
+                if reflect and (h <= room or depth + 1 + h < next_threshold):
                     h_reflected = sums[1]
                     reflected = tile_map[as_unsigned(tile)]
                     p = pattern_of[as_unsigned(reflected)]
@@ -245,28 +274,11 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             cells[as_unsigned(blank)] = tile
             cells[as_unsigned(src)] = 0
             # --- push: make the move in the heuristic's state
-            if pdb_tables is not None:  # pdb_push
-                pos[as_unsigned(tile)] = blank
-                reflected = tile_map[as_unsigned(tile)]
-                rpos[as_unsigned(reflected)] = cell_map[as_unsigned(blank)]
-                if aux1 >= 0:
-                    p = pattern_of[as_unsigned(tile)]
-                    undo[as_unsigned(depth), 0] = values[0, p]
-                    sums[0] += aux1 - values[0, p]
-                    values[0, p] = aux1
-                if aux2 >= 0:
-                    p = pattern_of[as_unsigned(reflected)]
-                    undo[as_unsigned(depth), 1] = values[1, p]
-                    sums[1] += aux2 - values[1, p]
-                    values[1, p] = aux2
-            if lc_tables is not None:  # lc_push
-                if kind == KIND_LC_TABLE:
-                    idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
-                    line_codes[as_unsigned(aux1)] += aux2
-                    line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
-                elif kind == KIND_LC_SCAN and aux1 != no_line:
-                    undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(aux1)]
-                    line_penalty[as_unsigned(aux1)] = aux2
+            if pdb_tables is not None:
+                pdb_push(tile, blank, depth, aux1, aux2, pattern_of, cell_map, tile_map, pos, rpos, values, sums, undo)
+            if lc_tables is not None and kind != KIND_MANHATTAN:
+                _lc_push(tile, blank, op, depth, aux1, aux2, kind, no_line, tile_shift, along_line, along_delta,
+                         line_codes, line_penalty, undo)  # fmt: skip
             stack_blank[as_unsigned(depth)] = blank
             stack_h[as_unsigned(depth)] = h_node
             stack_next[as_unsigned(depth)] = k
@@ -299,28 +311,11 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             cells[as_unsigned(src)] = tile
             cells[as_unsigned(blank)] = 0
             # --- pop: undo the move in the heuristic's state
-            if pdb_tables is not None:  # pdb_pop
-                pos[as_unsigned(tile)] = src
-                reflected = tile_map[as_unsigned(tile)]
-                rpos[as_unsigned(reflected)] = cell_map[as_unsigned(src)]
-                p = pattern_of[as_unsigned(tile)]
-                if p >= 0:
-                    sums[0] += undo[as_unsigned(depth), 0] - values[0, p]
-                    values[0, p] = undo[as_unsigned(depth), 0]
-                if reflect:
-                    p = pattern_of[as_unsigned(reflected)]
-                    if p >= 0:
-                        sums[1] += undo[as_unsigned(depth), 1] - values[1, p]
-                        values[1, p] = undo[as_unsigned(depth), 1]
-            if lc_tables is not None and kind != KIND_MANHATTAN:  # lc_pop
-                idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
-                word = move_word[idx]
-                line = (word >> 2) & 0x3FFF
-                if kind == KIND_LC_TABLE:
-                    line_codes[as_unsigned(line)] -= word >> 16
-                    line_codes[as_unsigned(along_line[idx])] -= along_delta[idx]
-                elif line != no_line:
-                    line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]
+            if pdb_tables is not None:
+                pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, undo)
+            if lc_tables is not None and kind != KIND_MANHATTAN:
+                _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
+                        line_codes, line_penalty, undo)  # fmt: skip
 
 
 @jit
@@ -423,6 +418,9 @@ class Heuristic:
         Longest duplicate move sequence the search prunes
         (:func:`fastpuzzle.moves.move_automaton`); 2 prunes only the move
         that undoes the previous one (Korf's node counts).
+    order : tuple of the 4 move codes, optional
+        The order moves are tried in (:func:`fastpuzzle.moves.successor_tables`;
+        default U L R D).
 
     Examples
     --------
@@ -431,10 +429,12 @@ class Heuristic:
     True
     """
 
-    def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH):
+    def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH,
+                 order=None):  # fmt: skip
         self.m, self.n, self.name = m, n, name
         self.goal = np.ascontiguousarray(goal.ravel())
-        self.successors = (*successor_tables(m, n), move_automaton(prune_length))
+        tables = successor_tables(m, n) if order is None else successor_tables(m, n, tuple(order))
+        self.successors = (*tables, move_automaton(prune_length))
         # The family's tables, None for the other family: the engine compiles
         # one loop per family from that (see "heuristic dispatch" in the source).
         self.lc_tables = self.pdb_tables = None

@@ -120,6 +120,24 @@ def check_prune(prune) -> int:
     return PRUNE[prune]
 
 
+def refuse_node_budget(method, max_nodes):
+    """``max_nodes`` asked of the constructive solver: refused, since it
+    searches no nodes (``time_limit`` applies to it; so does
+    ``solve_constructive(max_moves=...)``).
+
+    Examples
+    --------
+    >>> refuse_node_budget("constructive", None)
+    >>> refuse_node_budget("constructive", 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_nodes does not apply to method='constructive' (it searches no nodes); give time_limit, or use solve_constructive(board, max_moves=...)
+    """
+    if method == "constructive" and max_nodes is not None:
+        raise ValueError("max_nodes does not apply to method='constructive' (it searches no nodes); "
+                         "give time_limit, or use solve_constructive(board, max_moves=...)")
+
+
 def _resolve_method(method: str, heuristic: str, m: int, n: int, budget: bool = False) -> str:
     """The solver to run: ``"slide"``, ``"ida"``, ``"anytime"`` or ``"constructive"``."""
     if m == 1 or n == 1:
@@ -155,7 +173,8 @@ class _Search:
             raise ValueError(f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}")
         db = choose_database((m, n), database)
         self.plan = GoalPlan(db, target)
-        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length)
+        # moves tried in Korf's order on the user's board, whatever the symmetry
+        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order)
         self.label = f"pdb:{db.name}"
 
     def map_boards(self, flat: np.ndarray) -> np.ndarray:
@@ -201,7 +220,7 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which) -> Sol
     if which == "slide":
         return _slide(cells, target.ravel(), m, n)
     if which == "constructive":
-        sol = solve_constructive(cells.reshape(m, n), target)
+        sol = solve_constructive(cells.reshape(m, n), target, time_limit=time_limit)
         sol.lower_bound = root_lower_bound(cells, target, m, n)
         return sol
     if which == "anytime":
@@ -236,8 +255,9 @@ def _solve_anytime(cells, target, m, n, search, max_nodes, time_limit) -> Soluti
         codes = solve_constructive(cells.reshape(m, n), target).codes
         return codes if forward is None else forward[codes.astype(np.int64)]
 
-    r = anytime_search(mapped, search.engine, goal=search.engine.goal, time_limit=time_limit, max_nodes=max_nodes,
-                       fallback=fallback)  # fmt: skip
+    with interruptible(m * n > 9):  # SIGINT/SIGTERM stop every kernel of the run
+        r = anytime_search(mapped, search.engine, goal=search.engine.goal, time_limit=time_limit,
+                           max_nodes=max_nodes, fallback=fallback)  # fmt: skip
     return Solution(search.unmap_codes(r.codes), status="optimal" if r.optimal else "bounded", nodes=r.nodes,
                     seconds=time.perf_counter() - t0, method="anytime", heuristic=search.label,
                     lower_bound=r.lower_bound, note=note)  # fmt: skip
@@ -264,8 +284,12 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
         (:mod:`fastpuzzle.pdb`; the database is ``database``).
     max_nodes : int, optional
         Stop after generating this many nodes (status ``"budget"``).
+        Refused (``ValueError``) with ``method="constructive"``, which
+        searches no nodes; with ``"auto"`` it bounds the search only.
     time_limit : float, optional
-        Stop after about this many seconds (status ``"budget"``).
+        Stop after about this many seconds (status ``"budget"``).  The
+        constructive solver checks it after each row or column it places
+        and, out of time, returns status ``"budget"`` with no moves.
     method : {"auto", "ida", "constructive"}
         ``"ida"``: optimal IDA*.  ``"constructive"``: a fast, not optimal,
         solver (:mod:`fastpuzzle.search.constructive`).  ``"auto"``: IDA*
@@ -313,6 +337,7 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     True
     """
     max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
+    refuse_node_budget(method, max_nodes)
     prune_length = check_prune(prune)
     batch, single = as_boards(board, label="board")
     if not single:
@@ -442,6 +467,7 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
     ([2, 0], ['DR', ''], ['optimal', 'optimal'])
     """
     max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
+    refuse_node_budget(method, max_nodes)
     prune_length = check_prune(prune)
     if threads is None:
         threads = numba.get_num_threads()
