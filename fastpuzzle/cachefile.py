@@ -38,19 +38,12 @@ from pathlib import Path
 import numpy as np
 
 from .atomic import save_array, write_text
+from .errors import CorruptCacheError
 
 __all__ = ["CorruptCacheError", "cache_root", "usable_directory", "checksum", "describe_array", "save_checked",
            "open_array", "read_sidecar", "regular_file", "remove_cached", "sidecar"]  # fmt: skip
 
 _CHUNK = 1 << 24
-
-
-class CorruptCacheError(ValueError):
-    """A cached file is corrupted, truncated, foreign or not a regular file (``.path``, ``.reason``)."""
-
-    def __init__(self, path, reason: str):
-        self.path, self.reason = str(path), reason
-        super().__init__(f"cached file {path} {reason}")
 
 
 def cache_root() -> Path:

@@ -29,18 +29,15 @@ import numpy as np
 
 from ...boards import as_goal
 from ...cachefile import CorruptCacheError, cache_root, open_array, regular_file, usable_directory
+from ...errors import StaleDatabaseError
 from .build import build_partition
 from .heuristic import FORMAT_VERSION, PatternDatabase, reflection_applies
 from .ranking import placement_count
 
 __all__ = [
-    "DATABASES", "StaleDatabaseError", "cache_dir", "resolve_name", "build", "load", "available", "choose_database",
+    "DATABASES", "cache_dir", "resolve_name", "build", "load", "available", "choose_database",
 ]  # fmt: skip
 
-
-class StaleDatabaseError(ValueError):
-    """A cached database written by another format version or for another
-    partition: it must be rebuilt (quick ones are rebuilt on use)."""
 
 #: Named partitions, for the default goal (tiles 1..N-1 row-major, blank last).
 DATABASES = {
@@ -165,12 +162,12 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
             raise CorruptCacheError(path / "meta.json", "has no checksum of its tables (an older build)")
         data = open_array(path / "tables.npy", {}, meta["tables"])
     except CorruptCacheError as error:  # rebuilt on use for the quick ones (like a stale format)
-        raise StaleDatabaseError(f"cached database in {path}: {error.reason}; {rebuild}") from None
+        raise StaleDatabaseError(path, f"{error.reason}; {rebuild}") from None
     spec = DATABASES[key]
     m, n = (int(v) for v in meta["shape"])
     partition = tuple(tuple(int(t) for t in p) for p in meta["partition"])
     if meta.get("format") != FORMAT_VERSION or (m, n) != spec["shape"] or partition != spec["partition"]:
-        raise StaleDatabaseError(f"cached database in {path} is stale or foreign; {rebuild}")
+        raise StaleDatabaseError(path, f"is stale or foreign; {rebuild}")
     sizes = [placement_count(m * n, len(p)) for p in partition]
     offsets = np.asarray(meta["offsets"], np.int64)
     goal = as_goal(np.asarray(meta["goal"], np.int64).reshape(m, n), m, n)
