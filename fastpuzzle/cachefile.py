@@ -103,6 +103,8 @@ def regular_file(path) -> os.stat_result:
         st = os.stat(path)
     except FileNotFoundError:
         raise
+    except NotADirectoryError as error:  # a file where a directory of the path should be: nothing cached there
+        raise FileNotFoundError(error.errno, error.strerror, str(path)) from None
     except OSError as error:
         raise CorruptCacheError(path, f"cannot be read ({error.strerror or error})") from None
     if not stat.S_ISREG(st.st_mode):
