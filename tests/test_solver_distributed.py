@@ -37,7 +37,7 @@ def test_dask_solve_many_custom_goal_and_budget(client):
     local = fp.solve_many(boards, goal=goal, max_nodes=50)
     assert remote.status.tolist() == local.status.tolist() and "budget" in remote.status.tolist()
     for b, s in zip(boards, remote.solutions()):
-        assert not s.solved or s.verify(b, goal)
+        assert not s.solved or s.verify(b, goal=goal)
 
 
 def test_dask_solve_many_unsolvable_raises_before_scheduling(client):

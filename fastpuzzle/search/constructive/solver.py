@@ -15,13 +15,14 @@ once with the exact size.  ``count_only=True`` keeps no codes at all (a
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
 
+from ...atomic import AtomicOutput
 from ...boards import as_boards, as_goal, relabel_for_goal
 from ...errors import UnreachableError
+from ...memory import check_allocation
 from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes
 from ...solvability import is_solvable
 from ..solution import Solution
@@ -84,7 +85,7 @@ def _check_max_moves(max_moves):
     return int(max_moves)
 
 
-def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves: int | None = None) -> Solution:
+def solve_constructive(board, *, goal=None, count_only: bool = False, max_moves: int | None = None) -> Solution:
     """A valid (not shortest) solution of any solvable board, any size.
 
     Parameters
@@ -139,7 +140,7 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
     start = batch[0]
     m, n = start.shape
     target = as_goal(goal, m, n)
-    if not is_solvable(start, target, check=False):
+    if not is_solvable(start, goal=target, check=False):
         raise UnreachableError(None)
     if np.array_equal(start, target):
         return _found(np.empty(0, np.uint8), t0, count_only, 0)
@@ -158,12 +159,15 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
         # the kernel counts past the end of the buffer, so a miss costs one
         # rerun of exactly the right size.
         capacity = int(CAPACITY_FACTOR * relabelled_manhattan(cells, m, n)) + 16 * (m + n) * min(m, n) + 64
+    # the moves, and the solver's per-cell arrays (lines.solve_kernel: about 34 bytes a cell)
+    check_allocation(capacity + 40 * m * n, f"the constructive solver's arrays for a {m}x{n} board")
     work = cells.copy()
     buf = np.empty(capacity, np.uint8)
     stats = np.zeros(2, np.int64)
     count, err = solve_kernel(work, m, n, buf, back, stats, limit, 1)
     if not err and not count_only and count > capacity:
         work = cells.copy()
+        check_allocation(int(count), f"a solution of {int(count):,} moves")
         buf = np.empty(count, np.uint8)
         count, err = solve_kernel(work, m, n, buf, back, stats, limit, 1)
     if err == ERR_BUDGET:
@@ -218,12 +222,9 @@ def write_solution(sol: Solution, path, *, newline: bool = True, chunk: int = 1 
         if newline:
             f.write(b"\n")
 
-    if isinstance(path, str) and path == "-":
-        _write(sys.stdout.buffer)
-        sys.stdout.buffer.flush()
-    elif hasattr(path, "write"):
+    if hasattr(path, "write"):
         _write(path)
-    else:
-        with open(path, "wb") as f:
+    else:  # the one writer: a temporary file renamed on success, "-" for standard output
+        with AtomicOutput(path) as f:
             _write(f)
     return int(codes.size)
