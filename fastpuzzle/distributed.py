@@ -316,7 +316,8 @@ def _solve_chunk(boards, goal, settings):
     from .search.solve import solve_many as _solve_many
 
     result = _solve_many(boards, goal=goal, **settings)
-    return result.lengths, result.nodes, result.status, result.seconds, result.moves, result.method, result.heuristic
+    return (result.lengths, result.nodes, result.status, result.seconds, result.moves, result.method, result.heuristic,
+            result.lower_bounds)
 
 
 def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
@@ -364,11 +365,12 @@ def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", m
             client.close()
     if not parts:
         empty = np.zeros(0, np.int64)
-        return SolveManyResult(empty, empty.copy(), np.zeros(0, "<U7"), np.zeros(0), [], method, heuristic)
+        return SolveManyResult(empty, empty.copy(), np.zeros(0, "<U8"), np.zeros(0), [], method, heuristic)
     return SolveManyResult(
         np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
         np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
         [mv for p in parts for mv in p[4]], parts[0][5], parts[0][6],  # the method and heuristic run
+        np.concatenate([p[7] for p in parts]),
     )
 
 

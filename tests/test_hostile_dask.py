@@ -1,7 +1,8 @@
 """Hostile arguments to the Dask twins (issue 20, items 9-12, 17, 27, 28): each is refused
 before a task is scheduled, with the options module's errors, or checked inside the tasks.
 
-One in-process cluster (2 threads) serves the whole module."""
+The tests that need a cluster share the suite's one (``dask_client``); the rest run on the
+synchronous scheduler."""
 
 import numpy as np
 import pytest
@@ -13,13 +14,9 @@ import fastpuzzle as fp  # noqa: E402
 import fastpuzzle.distributed as fd  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                       dashboard_address=":0", silence_logs=50)  # fmt: skip
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
+@pytest.fixture
+def client(dask_client):
+    return dask_client  # the suite's one cluster (tests/conftest.py)
 
 
 def eights(count, seed=5):
