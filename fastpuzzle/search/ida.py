@@ -406,8 +406,11 @@ class Heuristic:
         (:func:`fastpuzzle.moves.move_automaton`); 2 prunes only the move
         that undoes the previous one (Korf's node counts).
     order : tuple of the 4 move codes, optional
-        The order moves are tried in (:func:`fastpuzzle.moves.successor_tables`;
-        default U L R D).
+        For a search on the image of the user's board under a symmetry: the
+        codes the user's U, L, R, D become there.  The moves are tried in
+        that order (:func:`fastpuzzle.moves.successor_tables`) and the move
+        automaton reads the user's codes, so the search meets the nodes, and
+        the solution, it would meet on the board itself.
 
     Examples
     --------
@@ -420,8 +423,13 @@ class Heuristic:
                  order=None):  # fmt: skip
         self.m, self.n, self.name = m, n, name
         self.goal = np.ascontiguousarray(goal.ravel())
-        tables = successor_tables(m, n) if order is None else successor_tables(m, n, tuple(order))
-        self.successors = (*tables, move_automaton(prune_length))
+        automaton = move_automaton(prune_length)
+        if order is None:
+            tables = successor_tables(m, n)
+        else:  # moves tried, and sequences pruned, as on the user's board
+            tables = successor_tables(m, n, tuple(order))
+            automaton = np.ascontiguousarray(automaton[:, np.argsort(order)])
+        self.successors = (*tables, automaton)
         # The family's tables, None for the other family: the engine compiles
         # one loop per family from that (see "heuristic dispatch" in the source).
         self.lc_tables = self.pdb_tables = None
