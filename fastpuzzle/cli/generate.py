@@ -62,8 +62,8 @@ def distance_arg(text):
 
 def _check_disk(args, m, n, itemsize, fmt):
     """Refuse, before writing, a file too large for its disk (memory is checked by the generator)."""
-    if args.out == "-":
-        return
+    if args.out == "-" or (os.path.exists(args.out) and not os.path.isfile(args.out)):
+        return  # standard output, a pipe or a device: no disk to fill
     per_cell = itemsize if fmt == "npy" else len(str(m * n - 1)) + 1
     need = args.count * m * n * per_cell
     directory = os.path.dirname(os.path.abspath(os.path.realpath(args.out))) or "."
