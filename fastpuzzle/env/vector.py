@@ -6,6 +6,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..errors import OptionError
 from ..steps import move_tables
 from .kernel import env_refresh, env_step, env_step_serial, random_actions, random_actions_parallel
 from .options import EnvOptions, board_text
@@ -73,10 +74,10 @@ class SlidingPuzzleVectorEnv(VectorEnv):
 
     def __init__(self, num_envs, m, n, *, autoreset_mode="NextStep", **options):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a whole number >= 1, got {num_envs!r}")
+            raise OptionError("num_envs", num_envs, "must be a whole number >= 1")
         mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else _MODES.get(autoreset_mode)
         if mode is None:
-            raise ValueError(f"autoreset_mode must be one of {', '.join(_MODES)}, got {autoreset_mode!r}")
+            raise OptionError("autoreset_mode", autoreset_mode, f"must be one of {', '.join(_MODES)}")
         self.autoreset_mode = mode
         self.metadata = dict(self.metadata, autoreset_mode=mode)
         self.options = opts = EnvOptions.parse(m, n, **options)
