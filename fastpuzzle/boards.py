@@ -66,7 +66,7 @@ def check_shape(m: int, n: int) -> tuple:
     return m, n
 
 
-def goal_board(m: int, n: int, dtype=None) -> np.ndarray:
+def goal_board(m: int, n: int, *, dtype=None) -> np.ndarray:
     """The default goal: tiles ``1 .. m*n-1`` in row-major order, blank last.
 
     Parameters

@@ -47,9 +47,10 @@ _CHUNK = 1 << 24
 
 
 def cache_root() -> Path:
-    """``$FASTPUZZLE_CACHE`` (``~`` expanded, made absolute) or ``~/.cache/fastpuzzle``."""
-    env = os.environ.get("FASTPUZZLE_CACHE")
-    return Path(os.path.abspath(os.path.expanduser(env))) if env else Path.home() / ".cache" / "fastpuzzle"
+    """``$FASTPUZZLE_CACHE`` (``~`` expanded, made absolute) or ``~/.cache/fastpuzzle`` (:func:`fastpuzzle.options.cache_dir`)."""
+    from .options import cache_dir
+
+    return cache_dir()
 
 
 def usable_directory(directory) -> str | None:

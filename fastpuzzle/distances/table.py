@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import options
 from ..boards import BoardError, as_boards, as_goal
 from ..cachefile import CorruptCacheError, cache_root, open_array, remove_cached, save_checked, usable_directory
 from .index import ranks_in_range
@@ -172,7 +173,7 @@ def _check_int(value, name):
     return int(value)
 
 
-def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=None, threads=True) -> DistanceTable:
+def distance_table(m, n, *, goal=None, cache=None, progress=None, time_limit=None, threads=None) -> DistanceTable:
     """Breadth-first search over every ``m x n`` board that can reach ``goal``.
 
     Parameters
@@ -192,8 +193,9 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
     time_limit : float, optional
         Stop the search with ``TimeoutError`` (naming the depth reached)
         after this many seconds.
-    threads : bool
-        Split each pass across Numba's threads.
+    threads : int, optional
+        ``1``: one thread; default (or more than 1): split each pass across
+        Numba's threads.
 
     Returns
     -------
@@ -215,17 +217,8 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
             f"({f'{math.factorial(m * n) // 2:,}' if m * n <= 40 else 'more than 10^47'} boards); use fastpuzzle.distance (optimal solver) or the Dask "
             "search in fastpuzzle.distances.cluster"
         )
-    goal = as_goal(goal, m, n)  # also checks the shape
-    for name, value in (("cache", cache), ("progress", progress)):
-        if value is not None and not isinstance(value, bool):
-            raise TypeError(f"{name} must be True, False or None, got {value!r}")
-    if not isinstance(threads, bool):
-        raise TypeError(f"threads must be True or False, got {threads!r}")
-    if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-            raise TypeError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
-        if not (time_limit > 0 and np.isfinite(time_limit)):
-            raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
+    cache, progress = options.flag(cache, "cache", none=True), options.flag(progress, "progress", none=True)
+    threads, time_limit = options.threads(threads), options.seconds(time_limit)
     space = StateSpace(m, n, goal)
     key = (m, n, space.blank)
     memo = _MEMO.get(key) if cache is not False else None
@@ -240,7 +233,7 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
             warnings.warn(f"the distance table cannot be cached: {problem}; it is built in memory only",
                           RuntimeWarning, stacklevel=2)  # fmt: skip
             path = None
-        table = _build(space, goal, progress, time_limit, threads)
+        table = _build(space, goal, progress, time_limit, threads != 1)
         if path is not None:
             try:
                 save_checked(path, table.depths, _describe(space))

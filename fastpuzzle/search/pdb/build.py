@@ -22,7 +22,7 @@ from .regions import big_zeros
 __all__ = ["build_partition", "peak_rss_bytes"]
 
 def build_partition(
-    shape, partition, goal=None, *, name="custom", reflect=None, progress=False, parallel=None
+    shape, partition, *, goal=None, name="custom", reflect=None, progress=False, parallel=None
 ):
     """Build databases for any partition in memory (nothing is cached).
 

@@ -28,8 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from ...boards import as_goal
-from ...cachefile import CorruptCacheError, cache_root, open_array, regular_file, usable_directory
+from ...cachefile import CorruptCacheError, open_array, regular_file, usable_directory
 from ...errors import StaleDatabaseError
+from ...options import cache_dir
 from .build import build_partition
 from .heuristic import FORMAT_VERSION, PatternDatabase, reflection_applies
 from .ranking import placement_count
@@ -60,11 +61,6 @@ PREFERENCE = {
 }
 
 
-def cache_dir() -> Path:
-    """Directory of cached databases: ``$FASTPUZZLE_CACHE`` (``~`` expanded, made absolute) or ``~/.cache/fastpuzzle``."""
-    return cache_root()
-
-
 
 def resolve_name(name: str) -> str:
     key = str(name).strip().lower()
@@ -76,7 +72,7 @@ def resolve_name(name: str) -> str:
     return key
 
 
-def build(name: str, progress: bool = True, *, force: bool = False, directory=None) -> PatternDatabase:
+def build(name: str, *, progress: bool = True, force: bool = False, directory=None) -> PatternDatabase:
     """Build a named database (see :data:`DATABASES`) and cache it on disk.
 
     Returns the loaded (memory-mapped) database.  An existing cache entry is
