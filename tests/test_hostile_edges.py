@@ -71,14 +71,14 @@ def test_cli_reach_on_empty_one_row_npy(tmp_path, capsys):  # defect 16, CLI
                                          (300, 300, np.int16)])  # fmt: skip
 def test_goal_board_dtype_must_hold_the_cells(m, n, dtype):  # defect 8
     with pytest.raises((ValueError, TypeError), match="dtype"):
-        fp.goal_board(m, n, dtype)
+        fp.goal_board(m, n, dtype=dtype)
     tried("edges")
 
 
 def test_goal_board_dtype_that_fits():
-    g = fp.goal_board(16, 16, np.uint8)
+    g = fp.goal_board(16, 16, dtype=np.uint8)
     assert g.dtype == np.uint8 and int(g.max()) == 255 and fp.is_solvable(g)
-    assert fp.goal_board(12, 12, np.int16).max() == 143
+    assert fp.goal_board(12, 12, dtype=np.int16).max() == 143
 
 
 @pytest.mark.parametrize("call", [lambda: fp.goal_board(10**6, 10**6), lambda: fp.random_solvable(10**6, 10**6),
