@@ -32,6 +32,7 @@ from numba import prange
 
 from ._jit import pjit
 from .boards import as_goal, check_shape
+from .errors import OptionError, OptionTypeError
 from .generate import check_count, seed_key
 
 __all__ = ["labelled_boards", "labelled_chunks", "CHUNK_BOARDS", "MAX_EXACT_CELLS"]
@@ -93,14 +94,14 @@ def _check_options(m, n, count, distance, goal, exact, time_limit):
     check_shape(m, n)
     count = check_count(count)
     if count is None:
-        raise TypeError("count must be an integer >= 0, got None")
+        raise OptionTypeError("count", None, "must be an integer >= 0")
     if not isinstance(exact, (bool, np.bool_)):
-        raise TypeError(f"exact must be True or False, got {exact!r}")
+        raise OptionTypeError("exact", exact, "must be True or False")
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float, np.integer, np.floating)):
-            raise TypeError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
+            raise OptionTypeError("time_limit", time_limit, "must be a number of seconds or None")
         if not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+            raise OptionError("time_limit", time_limit, "must be > 0 seconds")
     target = as_goal(goal, m, n)
     span = None
     if distance is not None:
@@ -145,7 +146,7 @@ def _draw(m, n, size, goal, span, rng, exact, time_limit):
 
     every = np.ones(size, np.bool_)
     if m * n <= MAX_TABLE_CELLS:
-        table = distance_table(m, n, goal)
+        table = distance_table(m, n, goal=goal)
         if span is None:
             ranks = rng.integers(0, table.size, size=size, dtype=np.int64)
         else:
@@ -164,13 +165,13 @@ def _draw(m, n, size, goal, span, rng, exact, time_limit):
                 raise
         from .generate import random_solvable
 
-        boards = random_solvable(m, n, size, seed=rng, goal=goal, distance=span)
+        boards = random_solvable(m, n, count=size, seed=rng, goal=goal, distance=span)
         if lo == hi:
             return boards, np.full(size, lo, np.int64), every
         return (boards, *_solve(boards, goal, exact, time_limit))
     from .generate import random_solvable
 
-    boards = random_solvable(m, n, size, seed=rng, goal=goal)
+    boards = random_solvable(m, n, count=size, seed=rng, goal=goal)
     if m * n > MAX_EXACT_CELLS and min(m, n) > 1:
         return boards, _bounds(boards, goal), np.zeros(size, np.bool_)
     return (boards, *_solve(boards, goal, exact, time_limit))
@@ -193,7 +194,7 @@ def _ranks_in_span(table, span, size, rng, m, n):
 def _bounds(boards, goal):
     from .search.heuristics import linear_conflict
 
-    return np.asarray(linear_conflict(boards, goal), np.int64).reshape(-1)
+    return np.asarray(linear_conflict(boards, goal=goal), np.int64).reshape(-1)
 
 
 def _solve(boards, goal, exact, time_limit):
@@ -201,7 +202,7 @@ def _solve(boards, goal, exact, time_limit):
     (``exact=False``) or raise :class:`~fastpuzzle.distances.DistanceBudgetError`."""
     from .distances import distance
 
-    labels = distance(boards, goal, time_limit=time_limit, stopped="raise" if exact else "mark")
+    labels = distance(boards, goal=goal, time_limit=time_limit, stopped="raise" if exact else "mark")
     labels = np.asarray(labels, np.int64).reshape(-1)
     ok = labels >= 0
     if not ok.all():

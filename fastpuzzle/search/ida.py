@@ -46,6 +46,7 @@ import numpy as np
 
 from .._jit import jit
 from ..interrupt import pending, stop_requested
+from ..memory import check_allocation
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
 from .clock import clock
 from .heuristics import (
@@ -461,6 +462,11 @@ class Heuristic:
         return self.successors, self.kind, self.lc_tables, self.pdb_tables, self.goal
 
 
+#: Bytes per move of the search's depth: the path (one byte) and the kernel's
+#: stack (four int64 and a pair per level).
+STACK_BYTES = 1 + 6 * 8
+
+
 def initial_capacity(m: int, n: int) -> int:
     """First stack depth: enough for every optimal 15-puzzle (<= 80 moves); grown on demand."""
     return max(96, 4 * m * n)
@@ -486,6 +492,7 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     info = np.zeros(4, np.int64) if info is None else info
     threshold, nodes = 0, 0
     while True:
+        check_allocation(capacity * STACK_BYTES, f"the IDA* stack of {capacity:,} moves")
         path = np.zeros(capacity, np.uint8)
         status = ida_kernel(cells, m, n, *args, threshold, nodes, max_nodes, deadline, path, info, np.int64(weight))
         if status != STATUS_DEPTH:
@@ -548,6 +555,7 @@ def ida_batch(flat, heuristic: Heuristic, max_nodes, time_limit, threads, bar=No
     args = heuristic.kernel_args()
     B = flat.shape[0]
     capacity = initial_capacity(m, n)
+    check_allocation(B * capacity + threads * capacity * STACK_BYTES, f"the IDA* moves and stacks of {B:,} boards")
     out_codes = np.zeros((B, capacity), np.uint8)
     status = np.zeros(B, np.int64)
     lengths = np.zeros(B, np.int64)
