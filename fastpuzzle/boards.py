@@ -63,7 +63,7 @@ def check_shape(m: int, n: int) -> None:
         raise ValueError(f"a board needs at least 2 cells, got {m}x{n}")
 
 
-def goal_board(m: int, n: int, dtype=None) -> np.ndarray:
+def goal_board(m: int, n: int, *, dtype=None) -> np.ndarray:
     """The default goal: tiles ``1 .. m*n-1`` in row-major order, blank last.
 
     Parameters

@@ -146,7 +146,7 @@ def _draw(m, n, size, goal, span, rng, exact, time_limit):
 
     every = np.ones(size, np.bool_)
     if m * n <= MAX_TABLE_CELLS:
-        table = distance_table(m, n, goal)
+        table = distance_table(m, n, goal=goal)
         if span is None:
             ranks = rng.integers(0, table.size, size=size, dtype=np.int64)
         else:
@@ -165,13 +165,13 @@ def _draw(m, n, size, goal, span, rng, exact, time_limit):
                 raise
         from .generate import random_solvable
 
-        boards = random_solvable(m, n, size, seed=rng, goal=goal, distance=span)
+        boards = random_solvable(m, n, count=size, seed=rng, goal=goal, distance=span)
         if lo == hi:
             return boards, np.full(size, lo, np.int64), every
         return (boards, *_solve(boards, goal, exact, time_limit))
     from .generate import random_solvable
 
-    boards = random_solvable(m, n, size, seed=rng, goal=goal)
+    boards = random_solvable(m, n, count=size, seed=rng, goal=goal)
     if m * n > MAX_EXACT_CELLS and min(m, n) > 1:
         return boards, _bounds(boards, goal), np.zeros(size, np.bool_)
     return (boards, *_solve(boards, goal, exact, time_limit))
@@ -194,7 +194,7 @@ def _ranks_in_span(table, span, size, rng, m, n):
 def _bounds(boards, goal):
     from .search.heuristics import linear_conflict
 
-    return np.asarray(linear_conflict(boards, goal), np.int64).reshape(-1)
+    return np.asarray(linear_conflict(boards, goal=goal), np.int64).reshape(-1)
 
 
 def _solve(boards, goal, exact, time_limit):
@@ -202,7 +202,7 @@ def _solve(boards, goal, exact, time_limit):
     (``exact=False``) or raise :class:`~fastpuzzle.distances.DistanceBudgetError`."""
     from .distances import distance
 
-    labels = distance(boards, goal, time_limit=time_limit, stopped="raise" if exact else "mark")
+    labels = distance(boards, goal=goal, time_limit=time_limit, stopped="raise" if exact else "mark")
     labels = np.asarray(labels, np.int64).reshape(-1)
     ok = labels >= 0
     if not ok.all():

@@ -17,7 +17,7 @@ DATA = "/work/shared/data/deepcubea_5x5.txt"
 
 
 def _check(sol, board, optimum, goal=None):
-    assert sol.solved and sol.verify(board, goal)
+    assert sol.solved and sol.verify(board, goal=goal)
     assert sol.lower_bound is not None and 0 <= sol.lower_bound <= optimum <= sol.length
     assert (sol.lower_bound - sol.length) % 2 == 0  # rounded up to the solutions' parity, never past them
     if sol.status == "optimal":
@@ -55,7 +55,7 @@ def test_solve_many_carries_bounds():
 def test_korf_optima_bound_the_answers():
     boards, lengths = read_korf("korf100.txt")
     for board, optimum in list(zip(boards, lengths))[:8]:
-        _check(fp.solve(board, KORF_GOAL, max_nodes=30_000), board, int(optimum), KORF_GOAL)
+        _check(fp.solve(board, goal=KORF_GOAL, max_nodes=30_000), board, int(optimum), KORF_GOAL)
 
 
 def test_deepcubea_optima_bound_the_answers():
@@ -90,14 +90,14 @@ def test_windows_find_exactly_the_shorter_paths():
     goals = fp.random_solvable(3, 3, count=30, seed=7)
     for start, goal in zip(starts, goals):
         goal = goal.copy()
-        if not fp.is_solvable(start, goal):  # swap two tiles: the goal then lies in the start's half
+        if not fp.is_solvable(start, goal=goal):  # swap two tiles: the goal then lies in the start's half
             i, j = np.flatnonzero(goal.ravel() != 0)[:2]
             goal.ravel()[[i, j]] = goal.ravel()[[j, i]]
         d = int(fp.distance(start, goal=goal))
         length = d + int(rng.integers(-2, 3))
         path = solver.shorter_path(start.ravel(), goal.ravel(), length, 10**7, 0.0)
         if d < length:
-            assert path is not None and len(path) == d and fp.Solution(path).verify(start, goal)
+            assert path is not None and len(path) == d and fp.Solution(path).verify(start, goal=goal)
         else:
             assert path is None
 

@@ -49,7 +49,7 @@ def test_steered_solutions_on_thin_and_odd_shapes(m, n, rng):
         goal = rng.permutation(m * n).reshape(m, n) if custom else goal_board(m, n)
         for _ in range(3):
             board = random_reachable(rng, goal)
-            sol = solve_constructive(board, goal)
+            sol = solve_constructive(board, goal=goal)
             assert sol.status == "found" and reaches(board, goal, sol)
 
 

@@ -111,7 +111,7 @@ def test_seeding_and_random_goals():
     assert (oa == ob).all() and (ia["goal"] == ib["goal"]).all()
     assert fp.reachable(oa, ia["goal"][0]).shape == (16,)
     for k in range(16):
-        assert fp.distance(oa[k], ia["goal"][k]) <= 6
+        assert fp.distance(oa[k], goal=ia["goal"][k]) <= 6
     assert len({g.tobytes() for g in ia["goal"]}) > 1
     for _ in range(5):
         sa, sb = a.sample_actions(), b.sample_actions()

@@ -25,7 +25,7 @@ def test_labels_are_bfs_distances(shape):
 def test_labels_match_the_table_and_a_custom_goal():
     goal = fp.random_solvable(3, 3, seed=11)
     boards, d = fp.labelled_boards(3, 3, 2000, seed=3, goal=goal)
-    assert (fp.distance(boards, goal) == d).all()
+    assert (fp.distance(boards, goal=goal) == d).all()
     assert fp.reachable(boards, goal).all()
     # every depth of 3x3 shows up in a uniform draw of this size near the middle
     assert d.min() < 15 and d.max() > 25

@@ -38,7 +38,7 @@ def test_dask_solve_many_custom_goal_and_budget(client):
     assert remote.lower_bounds.tolist() == local.lower_bounds.tolist()
     assert (remote.lower_bounds <= remote.lengths).all() and set(remote.status) <= {"optimal", "bounded"}
     for b, s in zip(boards, remote.solutions()):
-        assert not s.solved or s.verify(b, goal)
+        assert not s.solved or s.verify(b, goal=goal)
 
 
 def test_dask_solve_many_unsolvable_raises_before_scheduling(client):

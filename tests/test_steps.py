@@ -36,7 +36,7 @@ def test_masks_on_every_2x3_board_match_the_plain_rule():
 
 
 def test_neighbours_are_the_bfs_neighbours():
-    boards = fp.random_solvable(3, 4, 50, seed=4)
+    boards = fp.random_solvable(3, 4, count=50, seed=4)
     succ, mask = fp.neighbours(boards)
     for b in range(50):
         got = sorted(tuple(succ[b, k].ravel().tolist()) for k in range(4) if mask[b, k])
@@ -46,7 +46,7 @@ def test_neighbours_are_the_bfs_neighbours():
 @pytest.mark.parametrize("shape", [(2, 3), (4, 4), (3, 7), (1, 5)])
 def test_step_boards_matches_apply_moves(shape):
     m, n = shape
-    boards = fp.random_solvable(m, n, 200, seed=1)
+    boards = fp.random_solvable(m, n, count=200, seed=1)
     codes = fp.random_legal_moves(boards, seed=2)
     assert fp.legal_moves(boards)[np.arange(200), codes].all()
     out = fp.step_boards(boards, codes)
@@ -57,7 +57,7 @@ def test_step_boards_matches_apply_moves(shape):
 
 
 def test_step_boards_in_place_and_illegal_rules():
-    boards = fp.random_solvable(3, 3, 64, seed=3)
+    boards = fp.random_solvable(3, 3, count=64, seed=3)
     codes = np.random.default_rng(0).integers(0, 4, 64)
     legal = fp.legal_moves(boards)[np.arange(64), codes]
     stayed = fp.step_boards(boards, codes, illegal="stay")

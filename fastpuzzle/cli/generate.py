@@ -191,10 +191,10 @@ def _chunks(args, m, n, goal):
         except ValueError as error:
             raise CLIError(f"--distance: {error}") from None
         # one draw: the same seed gives the same boards as random_solvable(..., distance=)
-        return [random_solvable(m, n, args.count, seed=args.seed, goal=goal, distance=args.distance)]
+        return [random_solvable(m, n, count=args.count, seed=args.seed, goal=goal, distance=args.distance)]
     if args.dask or args.scheduler:
         distributed = dask_module()
-        lazy = distributed.random_solvable(m, n, args.count, seed=args.seed, goal=goal, solvable=kind == "solvable")
+        lazy = distributed.random_solvable(m, n, count=args.count, seed=args.seed, goal=goal, solvable=kind == "solvable")
         return (chunk for _, chunk in distributed.iter_blocks(lazy, scheduler=args.scheduler or "threads"))
     from ..generate import generate_chunks
 

@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import sys
 
+from ..options import HEURISTICS, METHODS, PRUNE_RULES
 from .common import CLIError, load_board_arg, one_board, output_arg, positive_arg, seconds_arg, shape_arg
 
 __all__ = ["add_parser", "configure", "run", "main", "demo_lines", "solution_line"]
-
-HEURISTICS = ("linear_conflict", "manhattan", "pdb")
-PRUNE = ("automaton", "undo")  # fastpuzzle.search.solve.PRUNE, not imported at start-up
 
 
 def add_parser(subparsers):
@@ -45,8 +43,8 @@ def configure(p, heuristic="linear_conflict") -> None:
     p.add_argument("--goal-blank-first", action="store_true", help="goal 0 1 2 ... (blank top-left)")
     p.add_argument("--heuristic", default=heuristic, choices=HEURISTICS)
     p.add_argument("--database", help="pattern database name for --heuristic pdb (default: best cached for the size)")
-    p.add_argument("--method", default="auto", choices=["auto", "ida", "anytime", "constructive"])
-    p.add_argument("--prune", default="automaton", choices=PRUNE,
+    p.add_argument("--method", default="auto", choices=METHODS)
+    p.add_argument("--prune", default="automaton", choices=PRUNE_RULES,
                    help="duplicate move sequences IDA* leaves out: up to 10 moves (default), or only undoing moves "
                         "(Korf's node counts)")
     p.add_argument("--max-nodes", type=positive_arg, default=None, help="node budget per board")
@@ -156,7 +154,7 @@ def _solve_block(args, boards, target):
         from ..search.constructive import solve_constructive
 
         for board in boards:
-            s = solve_constructive(board, target, count_only=True)
+            s = solve_constructive(board, goal=target, count_only=True)
             yield solution_line(s.length, "", s.nodes, s.seconds, s.status, s.lower_bound)
         return
     if args.database is not None:
@@ -168,7 +166,7 @@ def _solve_block(args, boards, target):
         return
     from ..search.solve import solve_many
 
-    res = solve_many(boards, target, heuristic=args.heuristic, method=args.method,
+    res = solve_many(boards, goal=target, heuristic=args.heuristic, method=args.method,
                      max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads, prune=args.prune)
     for i in range(len(res)):
         yield solution_line(res.lengths[i], res.moves[i], res.nodes[i], res.seconds[i], res.status[i],

@@ -96,7 +96,7 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET)
     batch ``(count, m, n)``.
     """
     if m * n <= MAX_TABLE_CELLS:
-        table = distance_table(m, n, goal)
+        table = distance_table(m, n, goal=goal)
         total = int(table.counts[lo : hi + 1].sum()) if lo <= table.radius else 0
         if total == 0:
             raise ValueError(
@@ -154,9 +154,9 @@ def _rejection(m, n, count, key, goal, lo, hi, budget):
         boards = space.boards(rng.integers(0, space.size, size=batch, dtype=np.int64))
         try:  # no board is dropped for being hard: that would bias the draw
             if solved == 0:
-                distance(boards[:1], goal, time_limit=budget)  # loads the database: not a solve's time
+                distance(boards[:1], goal=goal, time_limit=budget)  # loads the database: not a solve's time
             t0 = time.perf_counter()
-            d = distance(boards, goal, time_limit=budget)
+            d = distance(boards, goal=goal, time_limit=budget)
             solving += time.perf_counter() - t0
         except DistanceBudgetError:
             raise ValueError(

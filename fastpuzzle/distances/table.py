@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import options
 from ..boards import BoardError, as_boards, as_goal
 from ..atomic import save_array
-from ..search.pdb.store import cache_dir
 from .index import ranks_in_range
 from .ranking import StateSpace
 from .search import UNSEEN, bfs, histogram
@@ -128,7 +128,7 @@ class DistanceTable:
 
 def table_path(m: int, n: int, blank: int):
     """Cache file of the table for ``m x n`` boards whose goal blank is at cell ``blank``."""
-    return cache_dir() / "distances" / f"{m}x{n}-blank{blank}-v{_FORMAT}.npy"
+    return options.cache_dir() / "distances" / f"{m}x{n}-blank{blank}-v{_FORMAT}.npy"
 
 
 def _load(space, path):
@@ -152,7 +152,7 @@ def _check_int(value, name):
     return int(value)
 
 
-def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=None, threads=True) -> DistanceTable:
+def distance_table(m, n, *, goal=None, cache=None, progress=None, time_limit=None, threads=None) -> DistanceTable:
     """Breadth-first search over every ``m x n`` board that can reach ``goal``.
 
     Parameters
@@ -172,8 +172,9 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
     time_limit : float, optional
         Stop the search with ``TimeoutError`` (naming the depth reached)
         after this many seconds.
-    threads : bool
-        Split each pass across Numba's threads.
+    threads : int, optional
+        ``1``: one thread; default (or more than 1): split each pass across
+        Numba's threads.
 
     Returns
     -------
@@ -196,16 +197,8 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
             f"({math.factorial(m * n) // 2:,} boards); use fastpuzzle.distance (optimal solver) or the Dask "
             "search in fastpuzzle.distances.cluster"
         )
-    for name, value in (("cache", cache), ("progress", progress)):
-        if value is not None and not isinstance(value, bool):
-            raise TypeError(f"{name} must be True, False or None, got {value!r}")
-    if not isinstance(threads, bool):
-        raise TypeError(f"threads must be True or False, got {threads!r}")
-    if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-            raise TypeError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
-        if not (time_limit > 0 and np.isfinite(time_limit)):
-            raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
+    cache, progress = options.flag(cache, "cache", none=True), options.flag(progress, "progress", none=True)
+    threads, time_limit = options.threads(threads), options.seconds(time_limit)
     space = StateSpace(m, n, goal)
     key = (m, n, space.blank)
     memo = _MEMO.get(key) if cache is not False else None
@@ -217,7 +210,7 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
         depths, counts = _load(space, path)
         table = DistanceTable((m, n), goal, space, depths, counts, 0.0, path)
     else:
-        table = _build(space, goal, progress, time_limit, threads)
+        table = _build(space, goal, progress, time_limit, threads != 1)
         if path is not None:
             save_array(path, table.depths)
             seconds = table.seconds

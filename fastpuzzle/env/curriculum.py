@@ -69,10 +69,10 @@ class Curriculum:
 
         m, n = self.m, self.n
         if self.kind == "uniform":
-            return random_solvable(m, n, count, seed=rng, goal=goal)
+            return random_solvable(m, n, count=count, seed=rng, goal=goal)
         if self.kind == "distance":
-            return random_solvable(m, n, count, seed=rng, goal=goal, distance=self.value)
-        return scramble(m, n, self.value, count, seed=rng, goal=goal)
+            return random_solvable(m, n, count=count, seed=rng, goal=goal, distance=self.value)
+        return scramble(m, n, self.value, count=count, seed=rng, goal=goal)
 
     def draw(self, count, rng):
         """``(boards (count, m, n), goals (count, m, n) or None)`` from the generator ``rng``."""

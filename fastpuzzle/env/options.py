@@ -84,7 +84,7 @@ class EnvOptions:
     def distance_table(self):
         from ..distances.table import distance_table
 
-        return distance_table(self.m, self.n, self.curriculum.goal)
+        return distance_table(self.m, self.n, goal=self.curriculum.goal)
 
 
 def board_text(board) -> str:

@@ -46,6 +46,7 @@ import numpy as np
 
 from .._jit import jit
 from ..interrupt import pending, stop_requested
+from ..memory import check_allocation
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
 from .clock import clock
 from .heuristics import (
@@ -222,10 +223,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     pos[as_unsigned(tile)] = home
                     aux1 = np.int64(data[offsets[p] + rank_placement(buf, sizes[p], weights[p])])
                     h += aux1 - values[0, p]
-                aux2 = -1  # new value of the reflected tile's pattern
-                # the reflection only where it can matter: the child is not
-                # pruned yet, or its f might lower the next threshold
-                if reflect and (h <= room or depth + 1 + h < next_threshold):
+                aux2 = -1  # new value of the reflected tile's pattern, looked up only where it can matter:
+                h_weighted = (h * weight) >> WEIGHT_SHIFT  # the child is not pruned yet, or its f may lower next_threshold
+                if reflect and (h_weighted <= room or depth + 1 + h_weighted < next_threshold):
                     h_reflected = sums[1]
                     reflected = tile_map[as_unsigned(tile)]
                     p = pattern_of[as_unsigned(reflected)]
@@ -419,8 +419,11 @@ class Heuristic:
         (:func:`fastpuzzle.moves.move_automaton`); 2 prunes only the move
         that undoes the previous one (Korf's node counts).
     order : tuple of the 4 move codes, optional
-        The order moves are tried in (:func:`fastpuzzle.moves.successor_tables`;
-        default U L R D).
+        For a search on the image of the user's board under a symmetry: the
+        codes the user's U, L, R, D become there.  The moves are tried in
+        that order (:func:`fastpuzzle.moves.successor_tables`) and the move
+        automaton reads the user's codes, so the search meets the nodes, and
+        the solution, it would meet on the board itself.
 
     Examples
     --------
@@ -433,8 +436,13 @@ class Heuristic:
                  order=None):  # fmt: skip
         self.m, self.n, self.name = m, n, name
         self.goal = np.ascontiguousarray(goal.ravel())
-        tables = successor_tables(m, n) if order is None else successor_tables(m, n, tuple(order))
-        self.successors = (*tables, move_automaton(prune_length))
+        automaton = move_automaton(prune_length)
+        if order is None:
+            tables = successor_tables(m, n)
+        else:  # moves tried, and sequences pruned, as on the user's board
+            tables = successor_tables(m, n, tuple(order))
+            automaton = np.ascontiguousarray(automaton[:, np.argsort(order)])
+        self.successors = (*tables, automaton)
         # The family's tables, None for the other family: the engine compiles
         # one loop per family from that (see "heuristic dispatch" in the source).
         self.lc_tables = self.pdb_tables = None
@@ -452,6 +460,11 @@ class Heuristic:
     def kernel_args(self) -> tuple:
         """``(successors, kind, lc_tables, pdb_tables, goal)`` for :func:`ida_kernel`."""
         return self.successors, self.kind, self.lc_tables, self.pdb_tables, self.goal
+
+
+#: Bytes per move of the search's depth: the path (one byte) and the kernel's
+#: stack (four int64 and a pair per level).
+STACK_BYTES = 1 + 6 * 8
 
 
 def initial_capacity(m: int, n: int) -> int:
@@ -479,6 +492,7 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     info = np.zeros(4, np.int64) if info is None else info
     threshold, nodes = 0, 0
     while True:
+        check_allocation(capacity * STACK_BYTES, f"the IDA* stack of {capacity:,} moves")
         path = np.zeros(capacity, np.uint8)
         status = ida_kernel(cells, m, n, *args, threshold, nodes, max_nodes, deadline, path, info, np.int64(weight))
         if status != STATUS_DEPTH:
@@ -541,6 +555,7 @@ def ida_batch(flat, heuristic: Heuristic, max_nodes, time_limit, threads, bar=No
     args = heuristic.kernel_args()
     B = flat.shape[0]
     capacity = initial_capacity(m, n)
+    check_allocation(B * capacity + threads * capacity * STACK_BYTES, f"the IDA* moves and stacks of {B:,} boards")
     out_codes = np.zeros((B, capacity), np.uint8)
     status = np.zeros(B, np.int64)
     lengths = np.zeros(B, np.int64)

@@ -39,7 +39,7 @@ def require_reachable(boards, goal, *, single: bool = False) -> None:
     ...
     fastpuzzle.errors.UnreachableError: the board cannot reach the goal: it lies in the other half of the state space (an odd permutation away; for one-row/column boards, its tiles are in another order)
     """
-    ok = np.asarray(is_solvable(boards, goal, check=False)).reshape(-1)
+    ok = np.asarray(is_solvable(boards, goal=goal, check=False)).reshape(-1)
     if ok.all():
         return
     raise UnreachableError(None if single else int(np.flatnonzero(~ok)[0]))
@@ -141,7 +141,7 @@ class Solution:
         """True unless a budget stopped the search."""
         return self.status != "budget"
 
-    def verify(self, start, goal=None) -> bool:
+    def verify(self, start, *, goal=None) -> bool:
         """True when the moves, applied to ``start``, reach ``goal``.
 
         For a solution that only counted its moves (``move_count`` set, no
@@ -176,7 +176,7 @@ class Solution:
 
     def _count_consistent(self, cells, target) -> bool:
         m, n = target.shape
-        if not bool(is_solvable(cells.reshape(m, n), target, check=False)):
+        if not bool(is_solvable(cells.reshape(m, n), goal=target, check=False)):
             return False
         distance = int(manhattan_table(target)[cells.astype(np.int64), np.arange(m * n)].sum())
         blank, home = int(np.flatnonzero(cells == 0)[0]), int(np.flatnonzero(target.ravel() == 0)[0])

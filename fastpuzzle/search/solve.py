@@ -10,7 +10,6 @@ heuristic asked for (Manhattan, linear conflict or pattern databases, see
 
 from __future__ import annotations
 
-import numbers
 import sys
 import time
 from dataclasses import dataclass
@@ -18,7 +17,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from .. import options
 from ..boards import as_boards, as_goal
+from ..errors import OptionError
 from ..interrupt import interruptible
 from ..moves import PRUNE_LENGTH, decode_moves, slide_codes
 from . import ida
@@ -34,12 +35,11 @@ __all__ = [
     "check_options", "check_prune", "HEURISTICS", "METHODS", "PRUNE",
 ]  # fmt: skip
 
-HEURISTICS = ("linear_conflict", "manhattan", "pdb")
-METHODS = ("auto", "ida", "anytime", "constructive")
+HEURISTICS, METHODS = options.HEURISTICS, options.METHODS
 #: What IDA* prunes, by name: the longest duplicate move sequence left out
 #: (:func:`fastpuzzle.moves.move_automaton`).  ``"undo"`` only forbids undoing
 #: the previous move, the rule of Korf's published node counts.
-PRUNE = {"automaton": PRUNE_LENGTH, "undo": 2}
+PRUNE = dict(zip(options.PRUNE_RULES, (PRUNE_LENGTH, 2)))
 
 #: ``method="auto"`` without a budget uses plain IDA* up to this many cells
 #: (proved optimal in seconds), the anytime search beyond (with a budget: always).
@@ -58,47 +58,31 @@ _STATUS = {
 # ------------------------------------------------------------------ validation
 
 
-def check_options(heuristic="linear_conflict", method="auto", max_nodes=None, time_limit=None):
+def check_options(*, heuristic="linear_conflict", method="auto", max_nodes=None, time_limit=None, database=None):
     """Check the options every solver front takes; returns ``(max_nodes, time_limit)`` normalised.
 
     Raises
     ------
-    TypeError
+    OptionTypeError
         An option of the wrong type (``max_nodes`` 1.5, '10' or True, ...).
-    ValueError
+    OptionError
         An unknown heuristic or method, ``max_nodes < 1``, a ``time_limit``
-        that is not a positive finite number.
+        that is not a positive number, a ``database`` without ``heuristic="pdb"``.
 
     Examples
     --------
-    >>> check_options("manhattan", "ida", 10, 2)
+    >>> check_options(heuristic="manhattan", method="ida", max_nodes=10, time_limit=2)
     (10, 2.0)
     >>> check_options(max_nodes=0)
     Traceback (most recent call last):
     ...
-    ValueError: max_nodes must be at least 1, got 0
+    fastpuzzle.errors.OptionError: max_nodes must be a whole number >= 1, got 0
     """
-    if not isinstance(heuristic, str):
-        raise TypeError(f"heuristic must be a string, one of {', '.join(map(repr, HEURISTICS))}; got {heuristic!r}")
-    if heuristic not in HEURISTICS:
-        raise ValueError(f"unknown heuristic {heuristic!r}; choose one of {', '.join(map(repr, HEURISTICS))}")
-    if not isinstance(method, str):
-        raise TypeError(f"method must be a string, one of {', '.join(map(repr, METHODS))}; got {method!r}")
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose one of {', '.join(map(repr, METHODS))}")
-    if max_nodes is not None:
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral):
-            raise TypeError(f"max_nodes must be a positive integer or None, got {max_nodes!r}")
-        if max_nodes < 1:
-            raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
-        max_nodes = int(min(max_nodes, 2**62))  # the kernel counts in int64
-    if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
-            raise TypeError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
-        if not (time_limit > 0 and np.isfinite(time_limit)):
-            raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
-        time_limit = float(time_limit)
-    return max_nodes, time_limit
+    options.choice(heuristic, "heuristic", HEURISTICS)
+    options.choice(method, "method", METHODS)
+    if database is not None and heuristic != "pdb":
+        raise OptionError("database", database, "needs heuristic='pdb'")
+    return options.node_budget(max_nodes), options.seconds(time_limit)
 
 
 def check_prune(prune) -> int:
@@ -111,13 +95,9 @@ def check_prune(prune) -> int:
     >>> check_prune("none")
     Traceback (most recent call last):
     ...
-    ValueError: unknown prune 'none'; choose one of 'automaton', 'undo'
+    fastpuzzle.errors.OptionError: prune must be one of 'automaton', 'undo', got 'none'
     """
-    if not isinstance(prune, str):
-        raise TypeError(f"prune must be a string, one of {', '.join(map(repr, PRUNE))}; got {prune!r}")
-    if prune not in PRUNE:
-        raise ValueError(f"unknown prune {prune!r}; choose one of {', '.join(map(repr, PRUNE))}")
-    return PRUNE[prune]
+    return PRUNE[options.choice(prune, "prune", options.PRUNE_RULES)]
 
 
 def refuse_node_budget(method, max_nodes):
@@ -131,11 +111,11 @@ def refuse_node_budget(method, max_nodes):
     >>> refuse_node_budget("constructive", 10)
     Traceback (most recent call last):
     ...
-    ValueError: max_nodes does not apply to method='constructive' (it searches no nodes); give time_limit, or use solve_constructive(board, max_moves=...)
+    fastpuzzle.errors.OptionError: max_nodes does not apply to method='constructive' (it searches no nodes); give time_limit, or use solve_constructive(board, max_moves=...), got 10
     """
     if method == "constructive" and max_nodes is not None:
-        raise ValueError("max_nodes does not apply to method='constructive' (it searches no nodes); "
-                         "give time_limit, or use solve_constructive(board, max_moves=...)")
+        raise OptionError("max_nodes", max_nodes, "does not apply to method='constructive' (it searches no nodes); "
+                          "give time_limit, or use solve_constructive(board, max_moves=...)")
 
 
 def _resolve_method(method: str, heuristic: str, m: int, n: int, budget: bool = False) -> str:
@@ -220,7 +200,7 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which) -> Sol
     if which == "slide":
         return _slide(cells, target.ravel(), m, n)
     if which == "constructive":
-        sol = solve_constructive(cells.reshape(m, n), target, time_limit=time_limit)
+        sol = solve_constructive(cells.reshape(m, n), goal=target, time_limit=time_limit)
         sol.lower_bound = root_lower_bound(cells, target, m, n)
         return sol
     if which == "anytime":
@@ -238,7 +218,7 @@ def root_lower_bound(cells, target, m, n) -> int:
     """Manhattan distance plus linear conflicts of a flat board: admissible, computed in one pass."""
     from .heuristics import linear_conflict
 
-    return int(linear_conflict(cells.reshape(m, n), target))
+    return int(linear_conflict(cells.reshape(m, n), goal=target))
 
 
 def _solve_anytime(cells, target, m, n, search, max_nodes, time_limit) -> Solution:
@@ -252,7 +232,7 @@ def _solve_anytime(cells, target, m, n, search, max_nodes, time_limit) -> Soluti
     forward = None if search.plan is None else np.argsort(search.plan.code_back).astype(np.uint8)
 
     def fallback():
-        codes = solve_constructive(cells.reshape(m, n), target).codes
+        codes = solve_constructive(cells.reshape(m, n), goal=target).codes
         return codes if forward is None else forward[codes.astype(np.int64)]
 
     with interruptible(m * n > 9):  # SIGINT/SIGTERM stop every kernel of the run
@@ -268,7 +248,7 @@ def _check_not_exhausted(status, index):
         raise RuntimeError(f"IDA* exhausted the search space of board {index} without reaching the goal")
 
 
-def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None, method="auto", *,
+def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None, method="auto",
           database=None, prune="automaton"):  # fmt: skip
     """Shortest move sequence from ``board`` to ``goal``.
 
@@ -298,7 +278,8 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     database : str or PatternDatabase, optional
         With ``heuristic="pdb"``: a named database (``"7-8"``, ``"6-6-3"``,
         ...) or a built one; default the strongest cached one for the board
-        size (see :func:`fastpuzzle.pdb.solve_with_pdb`).
+        size (see :func:`fastpuzzle.pdb.solve_with_pdb`); refused with any
+        other heuristic.
     prune : {"automaton", "undo"}
         Move sequences IDA* leaves out: ``"automaton"`` (default) every
         duplicate sequence of up to 10 moves
@@ -336,7 +317,8 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     >>> s.verify([[1, 2, 3], [4, 0, 6], [7, 5, 8]])
     True
     """
-    max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
+    max_nodes, time_limit = check_options(heuristic=heuristic, method=method, max_nodes=max_nodes,
+                                          time_limit=time_limit, database=database)  # fmt: skip
     refuse_node_budget(method, max_nodes)
     prune_length = check_prune(prune)
     batch, single = as_boards(board, label="board")
@@ -428,8 +410,8 @@ class SolveManyResult:
         return f"SolveManyResult({len(self)} boards, {ok} solved, nodes={int(self.nodes.sum())})"
 
 
-def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
-               method="auto", threads=None, progress=False, *, database=None, prune="automaton"):  # fmt: skip
+def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
+               method="auto", threads=None, progress=False, database=None, prune="automaton"):  # fmt: skip
     """Solve a batch of boards across threads.
 
     Parameters
@@ -466,15 +448,14 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
     >>> r.lengths.tolist(), r.moves, r.status.tolist()
     ([2, 0], ['DR', ''], ['optimal', 'optimal'])
     """
-    max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
+    max_nodes, time_limit = check_options(heuristic=heuristic, method=method, max_nodes=max_nodes,
+                                          time_limit=time_limit, database=database)  # fmt: skip
     refuse_node_budget(method, max_nodes)
     prune_length = check_prune(prune)
+    threads = options.threads(threads)
     if threads is None:
         threads = numba.get_num_threads()
-    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
-        raise TypeError(f"threads must be a positive integer or None, got {threads!r}")
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, got {threads}")
+    progress = options.flag(progress, "progress")
     batch, single = as_boards(boards, label="boards")
     B, m, n = batch.shape
     target = as_goal(goal, m, n)
@@ -544,10 +525,10 @@ def _solve_many_each(flat, target, m, n, which, threads, bar, search=None, max_n
 # ------------------------------------------------------------------ pattern databases
 
 
-def solve_with_pdb(board, goal=None, database=None, max_nodes=None, time_limit=None, *, prune="automaton") -> Solution:
+def solve_with_pdb(board, *, goal=None, database=None, max_nodes=None, time_limit=None, prune="automaton") -> Solution:
     """Optimal solution by IDA* with additive pattern databases.
 
-    The same as ``solve(board, goal, heuristic="pdb", database=database, ...)``.
+    The same as ``solve(board, goal=goal, heuristic="pdb", database=database, ...)``.
 
     Parameters
     ----------
@@ -590,11 +571,11 @@ def solve_with_pdb(board, goal=None, database=None, max_nodes=None, time_limit=N
     >>> s.moves, s.status, s.heuristic
     ('RR', 'optimal', 'pdb:4-4')
     """
-    return solve(board, goal, heuristic="pdb", max_nodes=max_nodes, time_limit=time_limit, method="ida",
+    return solve(board, goal=goal, heuristic="pdb", max_nodes=max_nodes, time_limit=time_limit, method="ida",
                  database=database, prune=prune)  # fmt: skip
 
 
-def solve_many_with_pdb(boards, goal=None, database=None, max_nodes=None, time_limit=None, threads=None, *,
+def solve_many_with_pdb(boards, *, goal=None, database=None, max_nodes=None, time_limit=None, threads=None,
                         prune="automaton") -> list:  # fmt: skip
     """:func:`solve_with_pdb` for each board of a batch ``(B, m, n)``, as a list of :class:`Solution`.
 
@@ -608,6 +589,6 @@ def solve_many_with_pdb(boards, goal=None, database=None, max_nodes=None, time_l
     >>> [s.length for s in sols]
     [1, 0]
     """
-    result = solve_many(boards, goal, heuristic="pdb", max_nodes=max_nodes, time_limit=time_limit, method="ida",
+    result = solve_many(boards, goal=goal, heuristic="pdb", max_nodes=max_nodes, time_limit=time_limit, method="ida",
                         threads=threads, database=database, prune=prune)  # fmt: skip
     return result.solutions()

@@ -49,7 +49,7 @@ def _colour(m: int, n: int) -> np.ndarray:
     return cell_colours(m, n)
 
 
-def inversions(boards, method: str = "auto", *, check: bool = True):
+def inversions(boards, *, method: str = "auto", check: bool = True):
     """Exact inversion counts, blank skipped.
 
     Parameters
@@ -203,7 +203,7 @@ def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
     return out
 
 
-def invariant(boards, method: str = "auto", *, check: bool = True):
+def invariant(boards, *, method: str = "auto", check: bool = True):
     """The bit that tells the two halves of the state space apart (m, n >= 2).
 
     ``(inversions + (blank_row if width is even else 0)) % 2``, computed by
@@ -262,7 +262,7 @@ def _reachable_batches(batch: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return _invariant_of(batch) == _invariant_of(reference)
 
 
-def is_solvable(boards, goal=None, *, check: bool = True):
+def is_solvable(boards, *, goal=None, check: bool = True):
     """Whether each board can reach ``goal`` by sliding tiles.
 
     Parameters

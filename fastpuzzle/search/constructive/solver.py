@@ -15,13 +15,15 @@ once with the exact size.  ``count_only=True`` keeps no codes at all (a
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
 
+from ... import options
+from ...atomic import AtomicOutput
 from ...boards import as_boards, as_goal, relabel_for_goal
 from ...errors import UnreachableError
+from ...memory import check_allocation
 from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes
 from ...solvability import is_solvable
 from ..solution import Solution
@@ -84,22 +86,12 @@ def _check_max_moves(max_moves):
     return int(max_moves)
 
 
-def _check_time_limit(time_limit):
-    if time_limit is None:
-        return None
-    if isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, (int, float, np.integer, np.floating)):
-        raise TypeError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
-    if not (time_limit > 0 and np.isfinite(time_limit)):
-        raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
-    return float(time_limit)
-
-
 def _budget(t0, count):
     return Solution(np.empty(0, np.uint8), status="budget", nodes=int(count), method="constructive",
                     seconds=time.perf_counter() - t0)
 
 
-def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves: int | None = None,
+def solve_constructive(board, *, goal=None, count_only: bool = False, max_moves: int | None = None,
                        time_limit: float | None = None) -> Solution:
     """A valid (not shortest) solution of any solvable board, any size.
 
@@ -156,10 +148,9 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
     True
     """
     t0 = time.perf_counter()
-    if not isinstance(count_only, (bool, np.bool_)):
-        raise TypeError(f"count_only must be True or False, got {count_only!r}")
+    count_only = options.flag(count_only, "count_only")
     limit = _check_max_moves(max_moves)
-    seconds = _check_time_limit(time_limit)
+    seconds = options.seconds(time_limit)
     deadline = None if seconds is None else t0 + seconds
     batch, single = as_boards(board, label="board")
     if not single:
@@ -167,7 +158,7 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
     start = batch[0]
     m, n = start.shape
     target = as_goal(goal, m, n)
-    if not is_solvable(start, target, check=False):
+    if not is_solvable(start, goal=target, check=False):
         raise UnreachableError(None)
     if np.array_equal(start, target):
         return _found(np.empty(0, np.uint8), t0, count_only, 0)
@@ -186,6 +177,8 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
         # the kernel counts past the end of the buffer, so a miss costs one
         # rerun of exactly the right size.
         capacity = int(CAPACITY_FACTOR * relabelled_manhattan(cells, m, n)) + 16 * (m + n) * min(m, n) + 64
+    # the moves, and the solver's per-cell arrays (lines.solve_kernel: about 34 bytes a cell)
+    check_allocation(capacity + 40 * m * n, f"the constructive solver's arrays for a {m}x{n} board")
     if deadline is not None and time.perf_counter() > deadline:
         return _budget(t0, 0)
     work = cells.copy()
@@ -194,6 +187,7 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
     count, err = solve_kernel(work, m, n, buf, back, stats, limit, 1, 1, deadline)
     if not err and not count_only and count > capacity:
         work = cells.copy()
+        check_allocation(int(count), f"a solution of {int(count):,} moves")
         buf = np.empty(count, np.uint8)
         count, err = solve_kernel(work, m, n, buf, back, stats, limit, 1, 1, deadline)
     if err == ERR_BUDGET:
@@ -247,12 +241,9 @@ def write_solution(sol: Solution, path, *, newline: bool = True, chunk: int = 1 
         if newline:
             f.write(b"\n")
 
-    if isinstance(path, str) and path == "-":
-        _write(sys.stdout.buffer)
-        sys.stdout.buffer.flush()
-    elif hasattr(path, "write"):
+    if hasattr(path, "write"):
         _write(path)
-    else:
-        with open(path, "wb") as f:
+    else:  # the one writer: a temporary file renamed on success, "-" for standard output
+        with AtomicOutput(path) as f:
             _write(f)
     return int(codes.size)

@@ -13,6 +13,7 @@ import time
 import numpy as np
 
 from ...boards import as_goal
+from ...memory import check_allocation
 from .build_sets import build_pattern
 from .heuristic import MAX_CELLS, PatternDatabase, check_partition, reflection_applies
 from .ranking import placement_count
@@ -21,7 +22,7 @@ from .regions import big_zeros
 __all__ = ["build_partition", "peak_rss_bytes"]
 
 def build_partition(
-    shape, partition, goal=None, *, name="custom", reflect=None, progress=False, parallel=None
+    shape, partition, *, goal=None, name="custom", reflect=None, progress=False, parallel=None
 ):
     """Build databases for any partition in memory (nothing is cached).
 
@@ -66,6 +67,9 @@ def build_partition(
     n_cells = m * n
     sizes = [placement_count(n_cells, len(p)) for p in partition]
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    # the tables, then one pattern's breadth-first buffers at a time (at most 2.25 bytes a placement)
+    check_allocation(int(sum(sizes)) + 3 * max(sizes, default=0),
+                     f"pattern databases of {int(sum(sizes)):,} placements and their build")  # fmt: skip
     data = big_zeros(int(sum(sizes)), np.uint8)
     bar = None
     if progress:

@@ -29,6 +29,7 @@ import numpy as np
 
 from ...boards import as_goal
 from ...errors import StaleDatabaseError
+from ...options import cache_dir
 from .build import build_partition
 from .heuristic import FORMAT_VERSION, PatternDatabase, reflection_applies
 from .ranking import placement_count
@@ -59,12 +60,6 @@ PREFERENCE = {
 }
 
 
-def cache_dir() -> Path:
-    """Directory of cached databases: ``$FASTPUZZLE_CACHE`` or ``~/.cache/fastpuzzle``."""
-    env = os.environ.get("FASTPUZZLE_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "fastpuzzle"
-
-
 
 def resolve_name(name: str) -> str:
     key = str(name).strip().lower()
@@ -76,7 +71,7 @@ def resolve_name(name: str) -> str:
     return key
 
 
-def build(name: str, progress: bool = True, *, force: bool = False, directory=None) -> PatternDatabase:
+def build(name: str, *, progress: bool = True, force: bool = False, directory=None) -> PatternDatabase:
     """Build a named database (see :data:`DATABASES`) and cache it on disk.
 
     Returns the loaded (memory-mapped) database.  An existing cache entry is
