@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from ..boards import as_boards, as_goal
+from ..errors import OptionError
 from ..interrupt import interruptible
 from ..moves import PRUNE_LENGTH, decode_moves, slide_codes
 from . import ida
@@ -128,11 +129,11 @@ def refuse_node_budget(method, max_nodes):
     >>> refuse_node_budget("constructive", 10)
     Traceback (most recent call last):
     ...
-    ValueError: max_nodes does not apply to method='constructive' (it searches no nodes); give time_limit, or use solve_constructive(board, max_moves=...)
+    fastpuzzle.errors.OptionError: max_nodes does not apply to method='constructive' (it searches no nodes: give time_limit, or use solve_constructive(board, max_moves=...)), got 10
     """
     if method == "constructive" and max_nodes is not None:
-        raise ValueError("max_nodes does not apply to method='constructive' (it searches no nodes); "
-                         "give time_limit, or use solve_constructive(board, max_moves=...)")
+        raise OptionError("max_nodes", max_nodes, "does not apply to method='constructive' (it searches no nodes: "
+                          "give time_limit, or use solve_constructive(board, max_moves=...))")
 
 
 def _resolve_method(method: str, heuristic: str, m: int, n: int) -> str:

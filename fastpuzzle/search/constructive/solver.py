@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from ...boards import as_boards, as_goal, relabel_for_goal
-from ...errors import UnreachableError
+from ...errors import OptionError, OptionTypeError, UnreachableError
 from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes
 from ...solvability import is_solvable
 from ..solution import Solution
@@ -88,9 +88,9 @@ def _check_time_limit(time_limit):
     if time_limit is None:
         return None
     if isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, (int, float, np.integer, np.floating)):
-        raise TypeError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+        raise OptionTypeError("time_limit", time_limit, "must be a positive number of seconds or None")
     if not (time_limit > 0 and np.isfinite(time_limit)):
-        raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
+        raise OptionError("time_limit", time_limit, "must be a positive, finite number of seconds")
     return float(time_limit)
 
 
