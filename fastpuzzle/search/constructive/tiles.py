@@ -76,7 +76,7 @@ def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, 
     return best, dr, dc, gated
 
 
-@jit(inline="always")  # inlined into the hot loop of move_tile
+@jit_inner  # a call (not inlined): steered_step asks it twice, and each inlined copy is compiled apart
 def blank_to_front_pattern(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, pair, moves):
     """Write into ``moves`` the blank's moves from (br, bc) to the cell in
     front of the tile at (xr, xc) stepping (dr, dc): a fixed pattern round
