@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import fastpuzzle as fp
 from fastpuzzle.boards import as_goal, goal_board, relabel_for_goal
+from fastpuzzle.errors import OptionError, UnreachableError
 from fastpuzzle.search.constructive import relabelled_manhattan, solve_constructive
 from fastpuzzle.search.constructive.lines import solve_kernel
 from fastpuzzle.search.constructive.solver import blank_to_corner
@@ -110,8 +111,9 @@ def test_solve_honours_time_limit_for_constructive(rng):
 
 def test_solve_refuses_node_budget_for_constructive(rng):
     board = random_reachable(rng, goal_board(30, 30))
-    with pytest.raises(ValueError, match="max_nodes does not apply to method='constructive'"):
+    with pytest.raises(OptionError, match="max_nodes does not apply to method='constructive'") as caught:
         fp.solve(board, method="constructive", time_limit=0.01, max_nodes=1)
+    assert caught.value.option == "max_nodes" and caught.value.value == 1
     with pytest.raises(ValueError, match="max_nodes does not apply"):
         fp.solve_many(board[None], method="constructive", max_nodes=5)
 
@@ -120,5 +122,14 @@ def test_solve_refuses_node_budget_for_constructive(rng):
                                        (float("inf"), ValueError), ("1", TypeError), (True, TypeError)])
 def test_bad_time_limit_refused(bad, kind, rng):
     board = random_reachable(rng, goal_board(4, 4))
-    with pytest.raises(kind, match="time_limit"):
+    with pytest.raises(kind, match="time_limit") as caught:
         solve_constructive(board, time_limit=bad)
+    assert caught.value.option == "time_limit"
+
+
+def test_unreachable_board_refused_with_its_error(rng):
+    board = goal_board(30, 40)
+    board[0, 0], board[0, 1] = board[0, 1], board[0, 0]
+    with pytest.raises(UnreachableError, match="cannot reach the goal") as caught:
+        solve_constructive(board)
+    assert caught.value.index is None
