@@ -121,7 +121,7 @@ def _make_judge_input(path, cases=20, n=499):
     with open(path, "wb") as f:
         for k in range(cases):
             f.write(f"{n}\n".encode())
-            f.write(format_boards(random_permutations(n, n, count=2, seed=1000 + k), "grids"))
+            f.write(format_boards(random_permutations(n, n, count=2, seed=1000 + k), fmt="grids"))
 
 
 def _run_timed(cmd, stdin_path, env=None):

@@ -178,7 +178,7 @@ def second_partition_rows(walk_moves: int = 40) -> list[dict]:
             if k % 4 == 3:
                 walks.append(board)
     rows = []
-    uniform = list(random_solvable(4, 4, 1000, seed=2024))
+    uniform = list(random_solvable(4, 4, count=1000, seed=2024))
     for tag, boards in (("Korf's 100 starts", korf), ("80-move starts", hard), ("random-walk states", walks),
                         ("uniform random states", uniform)):  # fmt: skip
         h78 = np.array([db78.lookup(b) for b in boards])
@@ -329,7 +329,7 @@ def run(quick: bool, build78: bool = False) -> list[dict]:
                 s = pdb.solve_with_pdb(b, goal=korf_goal, database=db24, max_nodes=budget)
                 cpu = time.process_time() - c0
                 h0 = fp_heuristics.pattern_database(b, goal=korf_goal, database=db24)
-                fin = s.status == "optimal" and s.length == n and s.verify(b, korf_goal)
+                fin = s.status == "optimal" and s.length == n and s.verify(b, goal=korf_goal)
                 rows.append(
                     _row(
                         f"24-puzzle #{i + 1} (optimal {n}, h0 {h0})",

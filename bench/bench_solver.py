@@ -69,13 +69,13 @@ def _warm():
     fp.solve_many(np.array([[[1, 2, 3], [4, 0, 6], [7, 5, 8]]] * 4), threads=2)
     fp.solve_many(np.array([[[1, 2, 3], [4, 0, 6], [7, 5, 8]]] * 4), heuristic="manhattan", threads=2)
     b, _, _ = _korf()
-    fp.solve(b[11], KORF_GOAL)
+    fp.solve(b[11], goal=KORF_GOAL)
 
 
 def bench_korf_lc(picks, threads=2):
     boards, lengths, _ = _korf()
     c0, w0 = time.process_time(), time.perf_counter()
-    res = fp.solve_many(boards[picks], KORF_GOAL, heuristic="linear_conflict", threads=threads)
+    res = fp.solve_many(boards[picks], goal=KORF_GOAL, heuristic="linear_conflict", threads=threads)
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     wrong = int((res.lengths != lengths[picks]).sum())
     nodes = int(res.nodes.sum())
@@ -111,7 +111,7 @@ def bench_korf_md(picks, repeats):
         nodes = cpu = 0
         for i in picks:
             c0 = time.process_time()
-            sol = fp.solve(boards[i], KORF_GOAL, heuristic="manhattan", prune="undo")  # Korf's counting
+            sol = fp.solve(boards[i], goal=KORF_GOAL, heuristic="manhattan", prune="undo")  # Korf's counting
             cpu += time.process_time() - c0
             nodes += sol.nodes
             mismatch += int(sol.nodes != published[i] or sol.length != lengths[i])
@@ -138,7 +138,7 @@ def bench_korf_md_all(threads=2):
     """All 100 with Manhattan on ``threads`` threads: every node count checked (no C run: minutes)."""
     boards, lengths, published = _korf()
     c0, w0 = time.process_time(), time.perf_counter()
-    res = fp.solve_many(boards, KORF_GOAL, heuristic="manhattan", threads=threads, prune="undo")
+    res = fp.solve_many(boards, goal=KORF_GOAL, heuristic="manhattan", threads=threads, prune="undo")
     cpu, wall = time.process_time() - c0, time.perf_counter() - w0
     bad = np.flatnonzero((res.nodes != published) | (res.lengths != lengths))
     note = "all 100 node counts equal Korf's published counts" if bad.size == 0 else f"MISMATCH at {bad.tolist()}"
@@ -162,9 +162,9 @@ def bench_korf_lc_pruning(picks, repeats):
         for r in range(repeats):
             for prune in cpu:
                 c0 = time.process_time()
-                sol = fp.solve(boards[i], KORF_GOAL, prune=prune)
+                sol = fp.solve(boards[i], goal=KORF_GOAL, prune=prune)
                 cpu[prune][r, j] = time.process_time() - c0
-                if sol.length != lengths[i] or not sol.verify(boards[i], KORF_GOAL):
+                if sol.length != lengths[i] or not sol.verify(boards[i], goal=KORF_GOAL):
                     raise SystemExit(f"Korf #{i + 1}, prune={prune}: {sol.length} moves, expected {lengths[i]}")
                 nodes[prune] += sol.nodes if r == 0 else 0
     total = {p: float(np.median(c, axis=0).sum()) for p, c in cpu.items()}

@@ -13,6 +13,7 @@ Install with ``pip install -e ".[dask]"``.
 from __future__ import annotations
 
 import os
+import sys
 
 import numpy as np
 
@@ -22,10 +23,12 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError('fastpuzzle.distributed needs Dask: pip install -e ".[dask]"') from exc
 
-from .boards import BoardError, as_goal, board_dtype
+from . import options
+from .boards import BoardError, as_boards, as_goal, board_dtype
+from .errors import BoardFileError, OptionError, OptionTypeError
 from .generate import block_boards, seed_key
-from .generate import check_count as _check_count
 from .generate import fill_random as _fill_random
+from .memory import check_allocation
 from .generate import prepare_shape_goal as _prepare
 from .solvability import inversions as _inversions
 from .solvability import is_solvable as _is_solvable
@@ -38,6 +41,9 @@ __all__ = [
 
 #: Default boards per chunk: about 64 MiB of 4x4 uint8 boards.
 DEFAULT_CHUNK_CELLS = 1 << 26
+#: What one task of a lazy graph costs the client before anything runs (measured
+#: about 2 KB; rounded up): a graph of more chunks than memory can describe is refused.
+TASK_BYTES = 4096
 
 
 def default_chunks(m: int, n: int) -> int:
@@ -45,7 +51,15 @@ def default_chunks(m: int, n: int) -> int:
     return max(1, DEFAULT_CHUNK_CELLS // (m * n))
 
 
-def as_dask_boards(boards, chunks=None) -> "da.Array":
+def _chunk_sizes(count: int, per_chunk: int) -> tuple:
+    """Sizes of ``count`` boards cut into chunks of ``per_chunk``, refusing a graph
+    too large to describe before it is built."""
+    n_chunks = -(-count // per_chunk)
+    check_allocation(n_chunks * TASK_BYTES, f"a graph of {n_chunks:,} chunks of {per_chunk:,} boards")
+    return tuple(min(per_chunk, count - lo) for lo in range(0, count, per_chunk)) or (0,)
+
+
+def as_dask_boards(boards, *, chunks=None) -> "da.Array":
     """A ``(B, m, n)`` dask array of boards chunked along the batch axis only.
 
     Checks dimensions, dtype and board shape eagerly (no task runs); the
@@ -56,8 +70,8 @@ def as_dask_boards(boards, chunks=None) -> "da.Array":
     boards : dask.array.Array or array_like
         ``(B, m, n)`` boards; NumPy arrays and memory maps are wrapped.
     chunks : int, optional
-        Boards per chunk; default :func:`default_chunks`.  A dask array keeps
-        its batch chunks unless ``chunks`` is given.
+        Boards per chunk (>= 1); default :func:`default_chunks`.  A dask array
+        keeps its batch chunks unless ``chunks`` is given.
 
     Examples
     --------
@@ -66,6 +80,7 @@ def as_dask_boards(boards, chunks=None) -> "da.Array":
     >>> x.chunks
     ((4, 4, 2), (2,), (2,))
     """
+    chunks = options.positive(chunks, "chunks", none=True)
     if not isinstance(boards, da.Array):
         boards = np.asarray(boards) if not hasattr(boards, "shape") else boards
         if getattr(boards, "ndim", None) == 3:
@@ -97,13 +112,13 @@ def _chunk_call(func, block, *args, block_info=None, **kwargs):
 def _solvable_chunk(block, goal, check, block_info=None):
     if block.shape[0] == 0:
         return np.zeros(0, bool)
-    return _chunk_call(_is_solvable, block, goal, check=check, block_info=block_info)
+    return _chunk_call(_is_solvable, block, goal=goal, check=check, block_info=block_info)
 
 
 def _inversions_chunk(block, method, check, block_info=None):
     if block.shape[0] == 0:
         return np.zeros(0, np.int64)
-    return _chunk_call(_inversions, block, method, check=check, block_info=block_info)
+    return _chunk_call(_inversions, block, method=method, check=check, block_info=block_info)
 
 
 def _reachable_chunk(block_a, block_b, check, block_info=None):
@@ -112,7 +127,7 @@ def _reachable_chunk(block_a, block_b, check, block_info=None):
     return _chunk_call(_reachable, block_a, block_b, check=check, block_info=block_info)
 
 
-def is_solvable(boards, goal=None, *, check: bool = True, chunks=None) -> "da.Array":
+def is_solvable(boards, *, goal=None, check: bool = True, chunks=None) -> "da.Array":
     """Lazy :func:`fastpuzzle.is_solvable` over a dask array of boards.
 
     Returns a ``(B,)`` bool dask array; call ``.compute()`` (or combine it
@@ -125,17 +140,18 @@ def is_solvable(boards, goal=None, *, check: bool = True, chunks=None) -> "da.Ar
     >>> is_solvable(boards, chunks=2).compute().tolist()
     [True, True, True, True, True]
     """
-    x = as_dask_boards(boards, chunks)
+    check = options.flag(check, "check")
+    x = as_dask_boards(boards, chunks=chunks)
     m, n = x.shape[1:]
     target = as_goal(goal, m, n)
     return x.map_blocks(_solvable_chunk, target, check, drop_axis=[1, 2], dtype=bool, meta=np.array((), bool))
 
 
-def inversions(boards, method: str = "auto", *, check: bool = True, chunks=None) -> "da.Array":
+def inversions(boards, *, method: str = "auto", check: bool = True, chunks=None) -> "da.Array":
     """Lazy :func:`fastpuzzle.inversions`: a ``(B,)`` int64 dask array."""
-    if method not in ("auto", "merge", "fenwick", "radix", "bitmask"):
-        raise ValueError(f"unknown method {method!r}; choose 'auto', 'merge', 'fenwick', 'radix' or 'bitmask'")
-    x = as_dask_boards(boards, chunks)
+    options.choice(method, "method", ("auto", "merge", "fenwick", "radix", "bitmask"))
+    check = options.flag(check, "check")
+    x = as_dask_boards(boards, chunks=chunks)
     if method == "bitmask" and x.shape[1] * x.shape[2] > 64:
         raise ValueError(f"method 'bitmask' handles boards of at most 64 cells, got {x.shape[1] * x.shape[2]}")
     return x.map_blocks(_inversions_chunk, method, check, drop_axis=[1, 2], dtype=np.int64,
@@ -144,7 +160,8 @@ def inversions(boards, method: str = "auto", *, check: bool = True, chunks=None)
 
 def reachable(a, b, *, check: bool = True, chunks=None) -> "da.Array":
     """Lazy :func:`fastpuzzle.reachable`; ``b`` is one board or a batch like ``a``."""
-    x = as_dask_boards(a, chunks)
+    check = options.flag(check, "check")
+    x = as_dask_boards(a, chunks=chunks)
     m, n = x.shape[1:]
     if isinstance(b, da.Array) and b.ndim == 3:
         if b.shape != x.shape:
@@ -155,7 +172,7 @@ def reachable(a, b, *, check: bool = True, chunks=None) -> "da.Array":
     if b.ndim == 2:
         target = as_goal(b, m, n)  # validates one board eagerly
         return x.map_blocks(_reachable_chunk, target, check, drop_axis=[1, 2], dtype=bool, meta=np.array((), bool))
-    return reachable(x, as_dask_boards(b, chunks), check=check)
+    return reachable(x, as_dask_boards(b, chunks=chunks), check=check)
 
 
 def _random_chunk(goal_flat, m, n, key, solvable, block_info=None):
@@ -165,79 +182,127 @@ def _random_chunk(goal_flat, m, n, key, solvable, block_info=None):
     return out.reshape(stop - start, m, n)
 
 
-def random_solvable(m, n, count, seed=None, goal=None, *, chunks=None, solvable: bool = True) -> "da.Array":
+def _distance_chunk(goal, m, n, key, lo, hi, block_info=None):
+    from .distances.sample import random_at_distance
+
+    (start, stop), _, _ = block_info[None]["array-location"]
+    # each chunk its own stream, derived from the key and the chunk's first board
+    words = np.random.SeedSequence(list(key), spawn_key=(start,)).generate_state(2, np.uint64)
+    out = random_at_distance(m, n, stop - start, (int(words[0]), int(words[1])), goal, lo, hi)
+    return out.astype(board_dtype(m * n), copy=False)
+
+
+def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None, chunks=None,
+                    solvable: bool = True) -> "da.Array":  # fmt: skip
     """Lazy :func:`fastpuzzle.random_solvable`: ``count`` boards in chunks,
     each chunk generated by its own task.
 
     Every board comes from the random stream of its block (see
     :mod:`fastpuzzle.generate`), so chunks are reproducible on any worker and
-    the result equals ``fastpuzzle.random_solvable(m, n, count, seed, goal)``
-    exactly.  ``chunks`` (boards per chunk) is rounded to whole stream blocks.
-    With ``solvable=False`` the boards are plain random permutations
-    (:func:`fastpuzzle.random_permutations`).
+    the result equals ``fastpuzzle.random_solvable(m, n, count=count,
+    seed=seed, goal=goal)`` exactly.  ``chunks`` (boards per chunk) is rounded
+    to whole stream blocks.  With ``solvable=False`` the boards are plain
+    random permutations (:func:`fastpuzzle.random_permutations`).  With
+    ``distance`` each chunk draws its boards from its own stream (derived
+    from the seed and the chunk's start): reproducible for the same seed and
+    ``chunks``, uniform as locally, but not the local function's boards.
+
+    ``count`` is required. A count whose graph alone would not fit in memory
+    is refused (:class:`~fastpuzzle.errors.AllocationError`) before the graph
+    is built.
 
     Examples
     --------
     >>> import fastpuzzle as fp
-    >>> x = random_solvable(4, 4, 10_000, seed=3, chunks=4096)
-    >>> bool((x.compute() == fp.random_solvable(4, 4, 10_000, seed=3)).all())
+    >>> x = random_solvable(4, 4, count=10_000, seed=3, chunks=4096)
+    >>> bool((x.compute() == fp.random_solvable(4, 4, count=10_000, seed=3)).all())
     True
     """
-    count = _check_count(count)
+    count = options.count(count, none=True)
     if count is None:
-        raise ValueError("count is required for a dask array of boards")
+        raise OptionError("count", None, "is required for a dask array of boards (a whole number >= 0)")
+    chunks = options.positive(chunks, "chunks", none=True)
+    solvable = options.flag(solvable, "solvable")
     m, n, goal_flat = _prepare(m, n, goal)
+    if distance is not None:
+        from .distances.sample import check_distance
+
+        if not solvable:
+            raise OptionError("distance", distance, "needs solvable=True")
+        lo, hi = check_distance(distance, m, n)
     key = seed_key(seed)  # drawn once, here, so every task sees the same key
     bsize = block_boards(m, n)
     per_chunk = chunks or default_chunks(m, n)
     per_chunk = max(bsize, (per_chunk // bsize) * bsize)
-    sizes = tuple(min(per_chunk, count - lo) for lo in range(0, count, per_chunk)) or (0,)
-    return da.map_blocks(
-        _random_chunk, goal_flat, m, n, key, solvable,
-        chunks=(sizes, (m,), (n,)), dtype=board_dtype(m * n), meta=np.empty((0, m, n), board_dtype(m * n)),
-    )
+    sizes = _chunk_sizes(count, per_chunk)
+    dtype = board_dtype(m * n)
+    meta = np.empty((0, m, n), dtype)
+    if distance is not None:
+        return da.map_blocks(_distance_chunk, goal_flat.reshape(m, n), m, n, key, lo, hi,
+                             chunks=(sizes, (m,), (n,)), dtype=dtype, meta=meta)  # fmt: skip
+    return da.map_blocks(_random_chunk, goal_flat, m, n, key, solvable, chunks=(sizes, (m,), (n,)), dtype=dtype,
+                         meta=meta)  # fmt: skip
 
 
-def _npy_chunk(path, block_info=None):
+def _read_header(path):
+    from .io.npy import read_npy_header, regular_file_size
+    from .io.source import open_input
+
+    f, name, _ = open_input(path)  # the package's one reader checks the header against the file
+    with f:
+        return read_npy_header(f, name, regular_file_size(f)), name
+
+
+def _npy_chunk(path, shape, dtype, block_info=None):
     (start, stop), _, _ = block_info[None]["array-location"]
+    header, name = _read_header(path)  # the file may have changed since the graph was built
+    if tuple(header.shape) != shape or np.dtype(header.dtype) != dtype:
+        raise BoardFileError(name, f"changed since the graph was built: it holds {tuple(header.shape)} {header.dtype}, "
+                                   f"the graph expects {shape} {dtype}")  # fmt: skip
+    if stop == start:  # an empty file cannot be mapped
+        return np.empty((0,) + shape[1:], dtype)
     # a view of the mapped file: the kernels read the pages directly, no copy
     return np.load(path, mmap_mode="r")[start:stop]
 
 
-def from_npy(path, chunks=None) -> "da.Array":
+def from_npy(path, *, chunks=None) -> "da.Array":
     """A dask array over a ``.npy`` file of boards.
 
-    Only the header is read here; each task memory-maps the file and copies
-    its own slice, so nothing but the path travels in the graph.  On a
-    cluster, every worker must see ``path`` (a shared file system).
+    Only the header is read here; each task reads it again (a file rewritten
+    since is refused, :class:`~fastpuzzle.errors.BoardFileError`), memory-maps
+    the file and copies its own slice, so nothing but the path travels in the
+    graph.  On a cluster, every worker must see ``path`` (a shared file system).
     """
-    from .io.npy import read_npy_header, regular_file_size
-    from .io.source import open_input
-
-    if chunks is not None and (isinstance(chunks, bool) or not isinstance(chunks, (int, np.integer))):
-        raise TypeError(f"chunks must be a whole number of boards >= 1 or None, got {chunks!r}")
-    if chunks is not None and chunks < 1:
-        raise ValueError(f"chunks must be >= 1 boards, got {chunks}")
-    f, name, _ = open_input(os.fspath(path))  # the package's one reader checks the header against the file
-    with f:
-        header = read_npy_header(f, name, regular_file_size(f))
+    chunks = options.positive(chunks, "chunks", none=True)
+    header, name = _read_header(os.fspath(path))
     if header.single:
         raise ValueError(f"{name}: holds one board (m, n); from_npy reads a batch (B, m, n)")
     path = os.path.abspath(os.fspath(path))
-    data = np.load(path, mmap_mode="r") if header.shape[0] else np.empty(header.shape, header.dtype)
-    count, m, n = data.shape
-    per_chunk = chunks or default_chunks(m, n)
-    sizes = tuple(min(per_chunk, count - lo) for lo in range(0, count, per_chunk)) or (0,)
-    x = da.map_blocks(_npy_chunk, path, chunks=(sizes, (m,), (n,)), dtype=data.dtype,
-                      meta=np.empty((0, m, n), data.dtype))
+    shape, dtype = tuple(int(v) for v in header.shape), np.dtype(header.dtype)
+    count, m, n = shape
+    sizes = _chunk_sizes(count, chunks or default_chunks(m, n))
+    x = da.map_blocks(_npy_chunk, path, shape, dtype, chunks=(sizes, (m,), (n,)), dtype=dtype,
+                      meta=np.empty((0, m, n), dtype))  # fmt: skip
     return as_dask_boards(x)
 
 
-def to_zarr(boards, path, chunks=None, overwrite: bool = False):
+def _validated_chunk(block, dtype, block_info=None):
+    batch, _ = _chunk_call(as_boards, block, block_info=block_info)
+    return batch.astype(dtype, copy=False)
+
+
+def to_zarr(boards, path, *, chunks=None, overwrite: bool = False):
     """Write boards to a zarr store chunked along the batch axis (in parallel
-    when ``boards`` is a dask array); returns the path."""
-    x = as_dask_boards(boards, chunks)
-    x = x.astype(board_dtype(x.shape[1] * x.shape[2]))
+    when ``boards`` is a dask array); returns the path.
+
+    Every chunk is validated as every writer validates (``as_boards``: a bad
+    board raises :class:`~fastpuzzle.errors.BoardError` with its index in the
+    whole batch, a non-integer value a ``TypeError``).
+    """
+    overwrite = options.flag(overwrite, "overwrite")
+    x = as_dask_boards(boards, chunks=chunks)
+    dtype = board_dtype(x.shape[1] * x.shape[2])
+    x = x.map_blocks(_validated_chunk, dtype, dtype=dtype, meta=np.empty((0,) + x.shape[1:], dtype))
     da.to_zarr(x, str(path), overwrite=overwrite)
     return path
 
@@ -247,17 +312,18 @@ def from_zarr(path) -> "da.Array":
     return as_dask_boards(da.from_zarr(str(path)))
 
 
-def _solve_chunk(boards, goal, heuristic, max_nodes, time_limit, method, threads):
+def _solve_chunk(boards, goal, settings):
     from .search.solve import solve_many as _solve_many
 
-    result = _solve_many(boards, goal=goal, heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit,
-                         method=method, threads=threads)
-    return result.lengths, result.nodes, result.status, result.seconds, result.moves
+    result = _solve_many(boards, goal=goal, **settings)
+    return (result.lengths, result.nodes, result.status, result.seconds, result.moves, result.method, result.heuristic,
+            result.lower_bounds)
 
 
-def solve_many(boards, client=None, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
-               method="auto", chunk_boards: int = 64, threads=None):
-    """:func:`fastpuzzle.solve_many` over a ``distributed.Client``: one task
+def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
+               method="auto", threads=None, progress=False, database=None, prune="automaton",
+               chunk_boards: int = 64):  # fmt: skip
+    """:func:`fastpuzzle.solve_many` over a ``distributed`` cluster: one task
     per chunk of boards, results gathered in order.
 
     Parameters
@@ -265,70 +331,93 @@ def solve_many(boards, client=None, goal=None, heuristic="linear_conflict", max_
     boards : array_like (B, m, n) or dask array
         Start boards.  A NumPy batch is validated (and checked solvable) here,
         before any task is scheduled; a dask array is validated in its tasks.
-    client : distributed.Client, optional
-        Default: the current client (``distributed.get_client()``).
-    goal, heuristic, max_nodes, time_limit, method
-        As in :func:`fastpuzzle.solve_many`; budgets are per board.
+    client : distributed.Client or str, optional
+        A client, or a scheduler's address (``"tcp://host:port"``, connected
+        for this call).  Default: the current client (``distributed.get_client()``).
+    goal, heuristic, max_nodes, time_limit, method, threads, database, prune
+        As in :func:`fastpuzzle.solve_many` (all checked here, before any task
+        is scheduled); budgets are per board, ``threads`` per task.
+    progress : bool
+        A progress bar (tqdm) on stderr, advanced as chunks finish.
     chunk_boards : int
-        Boards per task: small enough to balance hard boards across workers.
-    threads : int, optional
-        Threads per task inside a worker.
+        Boards per task (>= 1): small enough to balance hard boards across workers.
 
     Returns
     -------
     SolveManyResult
         As from :func:`fastpuzzle.solve_many`, in the order of ``boards``.
     """
-    from distributed import get_client
+    from .search.solve import SolveManyResult, check_options, check_prune
 
-    from .search.solve import SolveManyResult, check_options
-
-    check_options(heuristic, method, max_nodes, time_limit)
-    client = client or get_client()
-    if isinstance(boards, da.Array):
-        x = as_dask_boards(boards, chunk_boards)
-        parts = [x.blocks[i] for i in range(len(x.chunks[0]))]
-        m, n = x.shape[1:]
-        target = as_goal(goal, m, n)
-        futures = [client.compute(p) for p in parts]
-        futures = [client.submit(_solve_chunk, f, target, heuristic, max_nodes, time_limit, method, threads)
-                   for f in futures]
-    else:
-        from .boards import as_boards
-        from .search.solution import require_reachable
-
-        batch, _ = as_boards(boards)
-        m, n = batch.shape[1:]
-        target = as_goal(goal, m, n)
-        require_reachable(batch, target)
-        scattered = client.scatter(target, broadcast=True)
-        futures = [
-            client.submit(_solve_chunk, batch[lo:lo + chunk_boards], scattered, heuristic, max_nodes, time_limit,
-                          method, threads, pure=False)
-            for lo in range(0, batch.shape[0], chunk_boards)
-        ]
-    parts = client.gather(futures)
+    max_nodes, time_limit = check_options(heuristic=heuristic, method=method, max_nodes=max_nodes,
+                                          time_limit=time_limit, database=database)  # fmt: skip
+    check_prune(prune)
+    settings = dict(heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit, method=method,
+                    threads=options.threads(threads), database=database, prune=prune)  # fmt: skip
+    progress = options.flag(progress, "progress")
+    chunk_boards = options.positive(chunk_boards, "chunk_boards")
+    client, own = _client_for(client, "client", local=False)
+    try:
+        futures = _submit_solves(client, boards, goal, settings, chunk_boards)
+        parts = _gather(client, futures, progress)
+    finally:
+        if own:
+            client.close()
     if not parts:
         empty = np.zeros(0, np.int64)
-        return SolveManyResult(empty, empty.copy(), np.zeros(0, "<U7"), np.zeros(0), [], method, heuristic)
+        return SolveManyResult(empty, empty.copy(), np.zeros(0, "<U8"), np.zeros(0), [], method, heuristic)
     return SolveManyResult(
         np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
         np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
-        [mv for p in parts for mv in p[4]], method, heuristic,
+        [mv for p in parts for mv in p[4]], parts[0][5], parts[0][6],  # the method and heuristic run
+        np.concatenate([p[7] for p in parts]),
     )
 
 
-def iter_blocks(x, scheduler=None, window: int = 4):
+def _submit_solves(client, boards, goal, settings, chunk_boards):
+    if isinstance(boards, da.Array):
+        x = as_dask_boards(boards, chunks=chunk_boards)
+        target = as_goal(goal, *x.shape[1:])
+        futures = [client.compute(x.blocks[i]) for i in range(len(x.chunks[0]))]
+        return [client.submit(_solve_chunk, f, target, settings) for f in futures]
+    from .search.solution import require_reachable
+
+    batch, _ = as_boards(boards)
+    target = as_goal(goal, *batch.shape[1:])
+    require_reachable(batch, target)
+    scattered = client.scatter(target, broadcast=True)
+    return [client.submit(_solve_chunk, batch[lo:lo + chunk_boards], scattered, settings, pure=False)
+            for lo in range(0, batch.shape[0], chunk_boards)]  # fmt: skip
+
+
+def _gather(client, futures, progress):
+    if not progress or not futures:
+        return client.gather(futures)
+    from distributed import as_completed
+    from tqdm import tqdm
+
+    with tqdm(total=len(futures), file=sys.stderr, unit="chunk", desc="solving") as bar:
+        for _ in as_completed(futures):
+            bar.update(1)
+    return client.gather(futures)
+
+
+def iter_blocks(x, *, scheduler=None, window: int = 4):
     """Yield ``(start, block)`` of a dask array along axis 0, in order, with
-    at most ``window`` blocks in flight: the results stream to the caller
+    at most ``window`` blocks in flight (>= 1): the results stream to the caller
     (a file writer, a printer) without ever holding the whole array.
 
-    ``scheduler`` is a ``distributed`` address (``"tcp://host:port"``), a
-    ``distributed.Client``, or a local scheduler name (``"threads"``...).
+    ``scheduler`` is a ``distributed.Client``, a scheduler's address
+    (``"tcp://host:port"``), or a local scheduler name (``"threads"``...).
     """
+    window = options.positive(window, "window")
+    client, own = _client_for(scheduler, "scheduler")
+    return _iter_blocks(x, scheduler, window, client, own)
+
+
+def _iter_blocks(x, scheduler, window, client, own):
     starts = np.concatenate([[0], np.cumsum(x.chunks[0])[:-1]]).astype(np.int64)
     blocks = [x.blocks[i] for i in range(len(x.chunks[0]))]
-    client, own = _client_for(scheduler)
     try:
         if client is None:
             for lo in range(0, len(blocks), window):
@@ -348,23 +437,52 @@ def iter_blocks(x, scheduler=None, window: int = 4):
             client.close()
 
 
-def _client_for(scheduler):
-    """(client or None, whether we opened it)."""
-    if scheduler is None or isinstance(scheduler, str) and "://" not in scheduler:
-        return None, False
-    from distributed import Client
+#: Dask's local schedulers, by name.
+LOCAL_SCHEDULERS = ("threads", "threading", "processes", "multiprocessing", "sync", "synchronous", "single-threaded")
 
+
+def _client_for(scheduler, name, *, local=True):
+    """``(client or None, whether it was opened here)`` for the one rule every
+    twin follows: a ``distributed.Client``, an address ``"tcp://..."`` (connected
+    here), ``None`` (local threads, or the current client when ``local`` is
+    False), or, where ``local``, a local scheduler's name."""
+    if scheduler is None:
+        if local:
+            return None, False
+        from distributed import get_client
+
+        try:
+            return get_client(), False
+        except ValueError:
+            raise OptionError(name, None, "needs a distributed.Client or an address: no client is running") from None
+    if isinstance(scheduler, str):
+        if "://" in scheduler:
+            from distributed import Client
+
+            return Client(scheduler), True
+        if local and scheduler in LOCAL_SCHEDULERS:
+            return None, False
+        rule = "must be a distributed.Client, an address 'tcp://host:port'" + (
+            f" or one of {', '.join(map(repr, LOCAL_SCHEDULERS))}" if local else "")  # fmt: skip
+        raise OptionError(name, scheduler, rule)
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - dask without distributed
+        Client = ()
     if isinstance(scheduler, Client):
         return scheduler, False
-    return Client(scheduler), True
+    raise OptionTypeError(name, scheduler, "must be a distributed.Client or a scheduler's address or name")
 
 
 def compute(*arrays, scheduler=None):
-    """``dask.compute`` with an optional scheduler address (``"tcp://..."``)
-    or name (``"threads"``, ``"processes"``, ``"synchronous"``)."""
-    if scheduler and "://" in str(scheduler):
-        from distributed import Client
-
-        with Client(scheduler) as client:
-            return client.compute(list(arrays), sync=True)
-    return dask.compute(*arrays, scheduler=scheduler)
+    """``dask.compute`` on the scheduler ``iter_blocks`` takes: a
+    ``distributed.Client``, an address (``"tcp://..."``) or a local name
+    (``"threads"``, ``"processes"``, ``"synchronous"``)."""
+    client, own = _client_for(scheduler, "scheduler")
+    if client is None:
+        return dask.compute(*arrays, scheduler=scheduler)
+    try:
+        return tuple(client.compute(list(arrays), sync=True))
+    finally:
+        if own:
+            client.close()

@@ -113,7 +113,7 @@ def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = T
     if judge:
         from .textio import format_boards, judge as judge_text
 
-        judge_text(b"499\n" + format_boards(random_permutations(499, 499, count=2, seed=0), "grids"))
+        judge_text(b"499\n" + format_boards(random_permutations(499, 499, count=2, seed=0), fmt="grids"))
     if solver:
         from .search.solve import solve_many
 

@@ -70,7 +70,7 @@ def test_generate_is_reproducible_across_thread_counts(tmp_path):
 def test_check_text_verdicts_per_board(tmp_path):
     boards = random_permutations(3, 3, count=300, seed=4)
     f = tmp_path / "boards.txt"
-    f.write_bytes(format_boards(boards, "lines"))
+    f.write_bytes(format_boards(boards, fmt="lines"))
     p = cli("check", f)
     assert p.returncode == 0, p.stderr
     got = p.stdout.decode().split()
@@ -78,7 +78,7 @@ def test_check_text_verdicts_per_board(tmp_path):
     # the same from standard input, as grids, with a goal file
     goal = tmp_path / "goal.txt"
     goal.write_text("0 1 2\n3 4 5\n6 7 8\n")
-    p = cli("check", "-", "--goal", goal, stdin=format_boards(boards, "grids").replace(b"\n0", b"\n0"))
+    p = cli("check", "-", "--goal", goal, stdin=format_boards(boards, fmt="grids").replace(b"\n0", b"\n0"))
     assert p.returncode == 0, p.stderr
     want = [
         "reachable" if naive.reachable(b, [[0, 1, 2], [3, 4, 5], [6, 7, 8]]) else "unreachable"

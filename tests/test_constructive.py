@@ -25,7 +25,7 @@ def random_reachable(rng, goal):
     if m * n <= 400:
         ok = naive.invariant(board.tolist()) == naive.invariant(goal.tolist())
     else:
-        ok = is_solvable(board, goal)
+        ok = is_solvable(board, goal=goal)
     if not ok:
         flat = board.ravel()
         i, j = np.flatnonzero(flat != 0)[:2]
@@ -103,21 +103,21 @@ def test_custom_goals_blank_anywhere(rng):
         for _ in range(15):
             goal = rng.permutation(m * n).reshape(m, n)  # blank anywhere
             board = random_reachable(rng, goal)
-            sol = solve_constructive(board, goal)
+            sol = solve_constructive(board, goal=goal)
             assert reaches(board, goal, sol)
-            assert sol.verify(board, goal)
+            assert sol.verify(board, goal=goal)
 
 
 def test_custom_goal_large(rng):
     goal = rng.permutation(150 * 110).reshape(150, 110)
     board = random_reachable(rng, goal)
-    assert solve_constructive(board, goal).verify(board, goal)
+    assert solve_constructive(board, goal=goal).verify(board, goal=goal)
 
 
 def test_start_equal_goal_needs_no_move(rng):
     for m, n in [(2, 2), (4, 5), (1, 6)]:
         goal = rng.permutation(m * n).reshape(m, n)
-        assert solve_constructive(goal, goal).length == 0
+        assert solve_constructive(goal, goal=goal).length == 0
 
 
 @pytest.mark.parametrize("length", [2, 3, 9])
@@ -131,11 +131,11 @@ def test_one_row_and_one_column(length, rng):
         for shape in [(1, length), (length, 1)]:
             goal = np.array(g).reshape(shape)
             board = np.array(s).reshape(shape)
-            sol = solve_constructive(board, goal)
+            sol = solve_constructive(board, goal=goal)
             assert reaches(board, goal, sol)
             assert sol.length == abs(s.index(0) - g.index(0))
             assert naive.apply_moves(board.tolist(), sol.moves) == goal.tolist()
-            assert solve_constructive(board, goal, count_only=True).length == sol.length
+            assert solve_constructive(board, goal=goal, count_only=True).length == sol.length
 
 
 def test_one_row_wrong_order_refused():
@@ -164,15 +164,15 @@ def test_bad_input_refused():
     with pytest.raises(ValueError, match="one board"):
         solve_constructive(np.stack([goal_board(2, 2)] * 2))
     with pytest.raises(ValueError, match="shape"):
-        solve_constructive(goal_board(3, 3), goal_board(3, 4))
+        solve_constructive(goal_board(3, 3), goal=goal_board(3, 4))
 
 
 def test_count_only_matches_codes(rng):
     for m, n in [(2, 2), (3, 3), (4, 7), (7, 4), (20, 20), (2, 30), (90, 60)]:
         goal = rng.permutation(m * n).reshape(m, n)
         board = random_reachable(rng, goal)
-        full = solve_constructive(board, goal)
-        counted = solve_constructive(board, goal, count_only=True)
+        full = solve_constructive(board, goal=goal)
+        counted = solve_constructive(board, goal=goal, count_only=True)
         assert counted.codes.size == 0
         assert counted.move_count == counted.length == full.length == len(full.codes)
         assert full.move_count is None

@@ -22,9 +22,9 @@ def test_against_naive(rng, m, n, custom_goal):
     goal = random_board(rng, m, n) if custom_goal else fp.goal_board(m, n)
     gcells = naive.cells_of(goal)
     boards = np.stack([random_board(rng, m, n) for _ in range(40)] + [np.asarray(goal)])
-    md = H.manhattan(boards, goal if custom_goal else None)
-    lc = H.linear_conflict(boards, goal if custom_goal else None)
-    pen = H.conflict_penalty(boards, goal if custom_goal else None)
+    md = H.manhattan(boards, goal=goal if custom_goal else None)
+    lc = H.linear_conflict(boards, goal=goal if custom_goal else None)
+    pen = H.conflict_penalty(boards, goal=goal if custom_goal else None)
     for i, b in enumerate(boards):
         cells = naive.cells_of(b)
         assert md[i] == naive.manhattan(cells, m, n, gcells)
@@ -103,7 +103,7 @@ def test_exhaustive_3x3_custom_goal(all_3x3, rng):
     dist = naive.bfs_distances(goal, 3, 3)
     states = list(dist)
     boards = np.array(states, np.uint8).reshape(-1, 3, 3)
-    h = H.linear_conflict(boards, np.array(goal).reshape(3, 3))
+    h = H.linear_conflict(boards, goal=np.array(goal).reshape(3, 3))
     assert (h <= np.array([dist[s] for s in states])).all()
 
 

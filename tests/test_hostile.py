@@ -170,14 +170,14 @@ def test_writers_refuse_and_leave_nothing(tmp_path_factory, boards, fmt, name):
     directory = tmp_path_factory.mktemp("out")
     target = directory / name if name not in ("", ".") else (name if name == "" else directory)
     try:
-        write_boards(target, boards, fmt)
+        write_boards(target, boards, fmt=fmt)
         written = load_boards(str(target), shape=None, fmt="auto") if fmt != "npy" or str(target).endswith(".npy") else None
         if written is not None and written.size:
             _accepts(written)
     except (ValueError, TypeError, OSError):
         pass
     try:
-        format_boards(boards, fmt or "lines")
+        format_boards(boards, fmt=fmt or "lines")
     except (ValueError, TypeError):
         pass
     assert [x for x in os.listdir(directory) if x.endswith(".tmp")] == []

@@ -41,7 +41,7 @@ def as_tuples(codes, m, n):
 @pytest.mark.parametrize("m,n", [(3, 3), (2, 5)])
 def test_layers_equal_the_whole_table(m, n, rng):
     for goal in (fp.goal_board(m, n), rng.permutation(m * n).astype(np.uint8).reshape(m, n)):
-        table = distance_table(m, n, goal, cache=False)
+        table = distance_table(m, n, goal=goal, cache=False)
         layers = near.layers_near_goal(goal, table.radius)
         assert [len(x) for x in layers] == table.counts.tolist()
         for d in (0, 1, table.radius // 2, table.radius):

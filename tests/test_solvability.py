@@ -429,9 +429,9 @@ def test_lane_kernels_match_reference(rng, m, n):
 def test_lane_path_with_custom_goal(rng, m, n):
     boards = random_boards(rng, m, n, 300).astype(np.uint8)
     goal = random_boards(rng, m, n, 1)[0]
-    got = fp.is_solvable(boards, goal)
+    got = fp.is_solvable(boards, goal=goal)
     assert got.tolist() == [naive.reachable(b, goal) for b in boards]
-    assert fp.is_solvable(boards[7], goal) == naive.reachable(boards[7], goal)
+    assert fp.is_solvable(boards[7], goal=goal) == naive.reachable(boards[7], goal)
     assert fp.reachable(boards, goal.astype(np.uint8)).tolist() == got.tolist()
     assert fp.reachable(goal.astype(np.uint8), boards).tolist() == got.tolist()
     others = random_boards(rng, m, n, 300).astype(np.uint8)
@@ -505,7 +505,7 @@ def test_checked_tree_matches_reference_and_validates(rng, m, n):
     expected = [naive.invariant(b) for b in boards[:1]] + fp.invariant(boards[1:], method="cycles").tolist()
     assert fp.invariant(boards).tolist() == expected
     goal = random_boards(rng, m, n, 1)[0].astype(boards.dtype)
-    assert fp.is_solvable(boards, goal).tolist() == [e == naive.invariant(goal) for e in expected]
+    assert fp.is_solvable(boards, goal=goal).tolist() == [e == naive.invariant(goal) for e in expected]
     assert fp.is_solvable(boards[0]) == (expected[0] == naive.invariant(naive.goal(m, n)))
     for how in ("duplicate", "out of range"):
         bad = boards.copy()

@@ -36,7 +36,7 @@ def korf_nodes():
 def solvable_board(rng, m, n, goal=None):
     """Uniform random board that can reach ``goal``: a permutation, two tiles swapped if needed."""
     b = rng.permutation(m * n).reshape(m, n)
-    if not fp.is_solvable(b, goal):
+    if not fp.is_solvable(b, goal=goal):
         flat = b.ravel()
         i, j = np.flatnonzero(flat != 0)[:2]
         flat[i], flat[j] = flat[j], flat[i]
@@ -151,7 +151,7 @@ def test_node_counts_equal_plain_ida(rng, m, n, steps, heuristic, prune):
         gcells = naive.cells_of(goal)
         for _ in range(4):
             board = solvable_board(rng, m, n, goal) if m * n <= 9 else scramble(rng, m, n, steps, goal)
-            sol = fp.solve(board, goal, heuristic=heuristic, method="ida", prune=prune)
+            sol = fp.solve(board, goal=goal, heuristic=heuristic, method="ida", prune=prune)
             length, nodes = naive.ida_nodes(naive.cells_of(board), m, n, gcells, ref_h, automaton)
             if length == 0:
                 nodes = 0  # solve() does not search from the goal itself
@@ -161,12 +161,12 @@ def test_node_counts_equal_plain_ida(rng, m, n, steps, heuristic, prune):
 def test_scan_mode_equals_table_mode(monkeypatch):
     """Linear conflict by rescanning lines gives the same search as the table of line codes."""
     boards, lengths = read_korf("korf100.txt")
-    before = [fp.solve(boards[i], KORF_GOAL) for i in (8, 11)]
+    before = [fp.solve(boards[i], goal=KORF_GOAL) for i in (8, 11)]
     monkeypatch.setattr(H, "LC_TABLE_MAX_LINE", 3)
     H._cached_tables.cache_clear()
     try:
         assert not H.search_tables(4, 4, KORF_GOAL).use_table
-        after = [fp.solve(boards[i], KORF_GOAL) for i in (8, 11)]
+        after = [fp.solve(boards[i], goal=KORF_GOAL) for i in (8, 11)]
     finally:
         H._cached_tables.cache_clear()
     assert [(s.length, s.nodes) for s in before] == [(s.length, s.nodes) for s in after]
@@ -181,20 +181,20 @@ CHEAP = [8, 11, 1, 4]  # instances 9, 12, 2, 5: under 20 M nodes with Manhattan
 @pytest.mark.parametrize("i", CHEAP)
 def test_korf_manhattan_nodes_equal_published(i):
     boards, lengths = read_korf("korf100.txt")
-    sol = fp.solve(boards[i], KORF_GOAL, heuristic="manhattan", prune="undo")
+    sol = fp.solve(boards[i], goal=KORF_GOAL, heuristic="manhattan", prune="undo")
     assert sol.status == "optimal" and sol.length == lengths[i]
     assert sol.nodes == korf_nodes()[i]
-    assert sol.verify(boards[i], KORF_GOAL)
+    assert sol.verify(boards[i], goal=KORF_GOAL)
 
 
 @pytest.mark.parametrize("name,goal", [("korf100.txt", KORF_GOAL), ("korf100_blank_last.txt", None)])
 def test_korf_first_instances_lengths(name, goal):
     boards, lengths = read_korf(name)
     pick = [0, 1, 3, 4, 5, 7, 8, 11]
-    res = fp.solve_many(boards[pick], goal, threads=2)
+    res = fp.solve_many(boards[pick], goal=goal, threads=2)
     assert (res.lengths == lengths[pick]).all()
     for b, s in zip(boards[pick], res.solutions()):
-        assert s.status == "optimal" and s.verify(b, goal)
+        assert s.status == "optimal" and s.verify(b, goal=goal)
 
 
 def test_solve_many_equals_solve_and_thread_count_does_not_matter(rng):
@@ -214,9 +214,9 @@ def test_solve_many_grows_the_stack(monkeypatch):
     # A tiny preallocated stack forces the per-board fallback path.
     monkeypatch.setattr(ida, "initial_capacity", lambda m, n: 4)
     boards, lengths = read_korf("korf100.txt")
-    res = fp.solve_many(boards[[8, 11]], KORF_GOAL)
+    res = fp.solve_many(boards[[8, 11]], goal=KORF_GOAL)
     assert res.lengths.tolist() == lengths[[8, 11]].tolist()
-    sol = fp.solve(boards[8], KORF_GOAL, heuristic="manhattan", prune="undo")
+    sol = fp.solve(boards[8], goal=KORF_GOAL, heuristic="manhattan", prune="undo")
     assert sol.nodes == korf_nodes()[8]
 
 
@@ -237,14 +237,14 @@ def boards_and_goals(draw):
 @given(boards_and_goals(), st.sampled_from(["linear_conflict", "manhattan"]))
 def test_moves_reach_the_goal(case, heuristic):
     board, goal = case
-    if not fp.is_solvable(board, goal):
+    if not fp.is_solvable(board, goal=goal):
         with pytest.raises(ValueError, match="cannot reach the goal"):
-            fp.solve(board, goal, heuristic=heuristic)
+            fp.solve(board, goal=goal, heuristic=heuristic)
         return
-    sol = fp.solve(board, goal, heuristic=heuristic)
+    sol = fp.solve(board, goal=goal, heuristic=heuristic)
     target = fp.goal_board(*board.shape) if goal is None else goal
     assert np.array_equal(fp.apply_moves(board, sol.moves), target)
-    assert sol.length >= (H.linear_conflict(board, goal) if board.shape[0] > 1 < board.shape[1] else 0)
+    assert sol.length >= (H.linear_conflict(board, goal=goal) if board.shape[0] > 1 < board.shape[1] else 0)
 
 
 # ------------------------------------------------------------------ budgets
@@ -252,24 +252,30 @@ def test_moves_reach_the_goal(case, heuristic):
 
 def test_node_budget_stops_exactly():
     boards, _ = read_korf("korf100.txt")
-    sol = fp.solve(boards[0], KORF_GOAL, max_nodes=12345)
+    sol = fp.solve(boards[0], goal=KORF_GOAL, max_nodes=12345, method="ida")
     assert sol.status == "budget" and sol.nodes == 12345
-    assert sol.moves == "" and not sol.solved
+    assert sol.moves == "" and not sol.solved and sol.lower_bound is None
+    # auto spends the same budget on the best answer it can give, and says what it proved
+    best = fp.solve(boards[0], goal=KORF_GOAL, max_nodes=12345)
+    assert best.solved and best.verify(boards[0], goal=KORF_GOAL) and best.method == "anytime"
+    assert best.lower_bound <= 57 <= best.length  # instance 1's optimum
+    assert best.status == ("optimal" if best.length == 57 else "bounded")
 
 
 def test_time_budget_stops():
     boards, _ = read_korf("korf100.txt")
     # Instance 3 needs 566 M nodes with Manhattan; a few ms stop it long before.
-    sol = fp.solve(boards[2], KORF_GOAL, heuristic="manhattan", time_limit=0.005)
+    sol = fp.solve(boards[2], goal=KORF_GOAL, heuristic="manhattan", time_limit=0.005, method="ida")
     assert sol.status == "budget" and 0 < sol.nodes < 565994203
-    res = fp.solve_many(boards[[2, 8]], KORF_GOAL, heuristic="manhattan", time_limit=0.005, max_nodes=10**7)
+    res = fp.solve_many(boards[[2, 8]], goal=KORF_GOAL, heuristic="manhattan", time_limit=0.005, max_nodes=10**7,
+                        method="ida")  # fmt: skip
     assert res.status[0] == "budget" and res.lengths[0] == -1 and res.moves[0] == ""
 
 
 def test_24_puzzle_with_budget():
     rows = [r.split() for r in (DATA / "korf24_50.txt").read_text().splitlines() if r and not r.startswith("#")]
     board = np.array([int(v) for v in rows[0][:25]]).reshape(5, 5)
-    sol = fp.solve(board, np.arange(25).reshape(5, 5), method="ida", max_nodes=200_000)
+    sol = fp.solve(board, goal=np.arange(25).reshape(5, 5), method="ida", max_nodes=200_000)
     assert sol.status == "budget" and sol.nodes == 200_000
     rng = np.random.default_rng(3)
     easy = scramble(rng, 5, 5, 16)
@@ -286,7 +292,7 @@ def test_goal_board_gives_empty_solution():
         sol = fp.solve(fp.goal_board(m, n))
         assert sol.length == 0 and sol.moves == "" and sol.status == "optimal" and sol.nodes == 0
     goal = np.arange(9).reshape(3, 3)
-    assert fp.solve(goal, goal).length == 0
+    assert fp.solve(goal, goal=goal).length == 0
 
 
 def test_unsolvable_raises_at_once():
@@ -302,19 +308,19 @@ def test_unsolvable_raises_at_once():
 @pytest.mark.parametrize(
     "kwargs,exc,match",
     [
-        (dict(heuristic="euclid"), ValueError, "unknown heuristic 'euclid'"),
-        (dict(heuristic=3), TypeError, "heuristic must be a string"),
-        (dict(method="bfs"), ValueError, "unknown method 'bfs'"),
-        (dict(max_nodes=0), ValueError, "max_nodes must be at least 1"),
-        (dict(max_nodes=2.5), TypeError, "max_nodes must be a positive integer"),
-        (dict(max_nodes=True), TypeError, "max_nodes must be a positive integer"),
-        (dict(time_limit=-1), ValueError, "time_limit must be a positive"),
-        (dict(time_limit=float("nan")), ValueError, "time_limit must be a positive"),
-        (dict(time_limit="1s"), TypeError, "time_limit must be a positive number"),
+        (dict(heuristic="euclid"), ValueError, "heuristic must be one of .*, got 'euclid'"),
+        (dict(heuristic=3), TypeError, "heuristic must be one of"),
+        (dict(method="bfs"), ValueError, "method must be one of .*, got 'bfs'"),
+        (dict(max_nodes=0), ValueError, "max_nodes must be a whole number >= 1, got 0"),
+        (dict(max_nodes=2.5), TypeError, "max_nodes must be a whole number >= 1"),
+        (dict(max_nodes=True), TypeError, "max_nodes must be a whole number >= 1"),
+        (dict(time_limit=-1), ValueError, "time_limit must be None or a number of seconds > 0"),
+        (dict(time_limit=float("nan")), ValueError, "time_limit must be None or a number of seconds > 0"),
+        (dict(time_limit="1s"), TypeError, "time_limit must be None or a number of seconds > 0"),
         (dict(goal=np.arange(16).reshape(4, 4)), ValueError, "goal has shape 4x4"),
         (dict(goal=[[1, 1, 2], [3, 4, 5], [6, 7, 0]]), ValueError, "goal: board is not a permutation"),
-        (dict(prune="none"), ValueError, "unknown prune 'none'"),
-        (dict(prune=10), TypeError, "prune must be a string"),
+        (dict(prune="none"), ValueError, "prune must be one of .*, got 'none'"),
+        (dict(prune=10), TypeError, "prune must be one of"),
     ],
 )
 def test_bad_options(kwargs, exc, match):
@@ -329,9 +335,9 @@ def test_prune_keeps_solutions_optimal_on_korf_instances():
     """The automaton prunes nodes, never the optimum: Korf's published lengths with both rules."""
     boards, lengths = read_korf("korf100.txt")
     for i in (8, 11, 1):
-        undo = fp.solve(boards[i], KORF_GOAL, prune="undo")
-        auto = fp.solve(boards[i], KORF_GOAL)
-        assert undo.length == auto.length == lengths[i] and auto.verify(boards[i], KORF_GOAL)
+        undo = fp.solve(boards[i], goal=KORF_GOAL, prune="undo")
+        auto = fp.solve(boards[i], goal=KORF_GOAL)
+        assert undo.length == auto.length == lengths[i] and auto.verify(boards[i], goal=KORF_GOAL)
         assert auto.nodes < undo.nodes
 
 
@@ -344,9 +350,9 @@ def test_bad_boards():
         fp.solve(np.array([["a", "b"], ["c", "d"]]))
     with pytest.raises(ValueError, match="board 1 is not a permutation"):
         fp.solve_many([[[1, 2], [3, 0]], [[1, 1], [3, 0]]])
-    with pytest.raises(ValueError, match="threads must be at least 1"):
+    with pytest.raises(ValueError, match="threads must be None or a whole number >= 1, got 0"):
         fp.solve_many([[[1, 2], [3, 0]]], threads=0)
-    with pytest.raises(TypeError, match="threads must be a positive integer"):
+    with pytest.raises(TypeError, match="threads must be None or a whole number >= 1"):
         fp.solve_many([[[1, 2], [3, 0]]], threads="2")
 
 
@@ -354,17 +360,19 @@ def test_dispatch_to_constructive_and_pdb(monkeypatch, tmp_path):
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     calls = []
 
-    def fake_constructive(board, goal=None, count_only=False):
+    def fake_constructive(board, goal=None, count_only=False, time_limit=None):
         calls.append(("constructive", board.shape))
         return fp.Solution(np.array([2], np.uint8), status="found", method="constructive")
 
     monkeypatch.setattr(solve_mod, "solve_constructive", fake_constructive)
     board5 = np.arange(1, 26).reshape(5, 5) % 25
     board5[4, 3], board5[4, 4] = 0, 24
-    assert fp.solve(board5).method == "constructive"  # auto: more than 16 cells
+    auto = fp.solve(board5)  # auto: the anytime search beyond 16 cells, not the constructive solver
+    assert auto.method == "anytime" and auto.status == "optimal" and auto.moves == "R" and auto.lower_bound == 1
     assert fp.solve(board5, method="ida").method == "ida"
+    assert fp.solve(board5, method="constructive").method == "constructive"
     assert calls == [("constructive", (5, 5))]
-    res = fp.solve_many(np.stack([board5, board5]))
+    res = fp.solve_many(np.stack([board5, board5]), method="constructive")
     assert res.method == "constructive" and res.moves == ["R", "R"] and res.status.tolist() == ["found"] * 2
     # pattern databases run on the same engine: same method, same node counting, in solve and solve_many
     board3 = np.array([[1, 2, 3], [4, 5, 6], [7, 0, 8]])
@@ -408,7 +416,7 @@ def test_cli_korf_goal_and_budget(tmp_path, capsys):
     out = capsys.readouterr().out.split()
     assert int(out[0]) == lengths[11] and int(out[2]) == korf_nodes()[11]
     assert fp.apply_moves(boards[11], out[1]).ravel().tolist() == list(range(16))
-    assert cli_solve.main([str(f), "--goal", goal, "--max-nodes", "100"]) == 0
+    assert cli_solve.main([str(f), "--goal", goal, "--max-nodes", "100", "--method", "ida"]) == 0
     assert capsys.readouterr().out.split()[:3] == ["-1", "-", "100"]
 
 
@@ -462,7 +470,7 @@ def test_ida_refuses_huge_boards():
         fp.solve(board, method="ida")
     with pytest.raises(ValueError, match="at most 400 cells"):
         fp.solve_many(board[None], method="ida")
-    sol = fp.solve(fp.goal_board(20, 20)[::-1, ::-1].copy(), fp.goal_board(20, 20)[::-1, ::-1].copy())
+    sol = fp.solve(fp.goal_board(20, 20)[::-1, ::-1].copy(), goal=fp.goal_board(20, 20)[::-1, ::-1].copy())
     assert sol.length == 0
 
 

@@ -28,11 +28,17 @@ def test_dask_solve_many_equals_local(client):
 def test_dask_solve_many_custom_goal_and_budget(client):
     goal = np.arange(9).reshape(3, 3)
     boards = fp.random_solvable(3, 3, count=40, seed=2, goal=goal)
+    remote = fd.solve_many(boards, client=client, goal=goal, max_nodes=50, chunk_boards=16, method="ida")
+    local = fp.solve_many(boards, goal=goal, max_nodes=50, method="ida")
+    assert remote.status.tolist() == local.status.tolist() and "budget" in remote.status.tolist()
+    # auto: the budget buys an answer for every board, with the bound proved
     remote = fd.solve_many(boards, client=client, goal=goal, max_nodes=50, chunk_boards=16)
     local = fp.solve_many(boards, goal=goal, max_nodes=50)
-    assert remote.status.tolist() == local.status.tolist() and "budget" in remote.status.tolist()
+    assert remote.lengths.tolist() == local.lengths.tolist() and (remote.lengths >= 0).all()
+    assert remote.lower_bounds.tolist() == local.lower_bounds.tolist()
+    assert (remote.lower_bounds <= remote.lengths).all() and set(remote.status) <= {"optimal", "bounded"}
     for b, s in zip(boards, remote.solutions()):
-        assert not s.solved or s.verify(b, goal)
+        assert not s.solved or s.verify(b, goal=goal)
 
 
 def test_dask_solve_many_unsolvable_raises_before_scheduling(client):

@@ -98,7 +98,7 @@ def test_lines_format_detection_is_not_fooled_by_square_rows():
     text = b"1 2 3 0\n0 1 2 3\n3 2 1 0\n1 0 2 3\n"
     boards, _ = read_text_boards(text, "x")
     assert boards.shape == (4, 2, 2)
-    grid = format_boards(random_solvable(4, 4, count=1, seed=1), "grids")
+    grid = format_boards(random_solvable(4, 4, count=1, seed=1), fmt="grids")
     assert read_text_boards(grid, "x")[0].shape == (1, 4, 4)
 
 
@@ -183,7 +183,7 @@ def test_writers_are_atomic(tmp_path):
 
 def test_format_boards_large_values():
     b = random_permutations(20, 20, count=3, seed=2)
-    text = format_boards(b, "lines").decode()
+    text = format_boards(b, fmt="lines").decode()
     assert [list(map(int, l.split())) for l in text.splitlines()] == b.reshape(3, -1).tolist()
 
 
@@ -212,7 +212,7 @@ def test_judge_large_case_matches_core_reachable(rng):
 
     for n in (31, 64, 101):
         a, b = rng.permutation(n * n).reshape(n, n), rng.permutation(n * n).reshape(n, n)
-        text = f"{n}\n" + format_boards(np.stack([a, b]), "grids").decode()
+        text = f"{n}\n" + format_boards(np.stack([a, b]), fmt="grids").decode()
         assert judge(text.encode()) == ["TAK" if reachable(a, b) else "NIE"]
 
 
@@ -221,7 +221,7 @@ def test_judge_tree_levels_match_cycle_reference(rng):
     249001, 263169 cells: one to four levels), several cases of different
     sizes in one input, against the O(N) cycle-count reference."""
     sides = [8, 9, 2, 64, 65, 499, 513, 3]
-    text = "".join(f"{n}\n" + format_boards(np.stack([rng.permutation(n * n).reshape(n, n) for _ in range(2)]), "grids").decode()
+    text = "".join(f"{n}\n" + format_boards(np.stack([rng.permutation(n * n).reshape(n, n) for _ in range(2)]), fmt="grids").decode()
                    for n in sides) + "1\n0\n0\n"
     assert judge(text.encode()) == naive_judge_by_cycles(text)
     assert judge_verdicts(text.encode()).tolist() == [int(a == "TAK") for a in naive_judge_by_cycles(text)]
@@ -234,7 +234,7 @@ def test_judge_duplicate_deep_in_a_large_grid(rng):
     text = f"{n}\n" + " ".join(map(str, a)) + "\n" + " ".join(map(str, b[:2000])) + "\n" + " ".join(map(str, b[2000:])) + "\n"
     what = "the blank \\(0\\)" if b[7] == 0 else f"tile {b[7]}"
     with pytest.raises(BoardFileError, match=f"line 4 \\(case 1\\): second grid holds {what} twice"):
-        judge(text.encode(), "x")
+        judge(text.encode(), name="x")
 
 
 def test_judge_errors_name_the_case():
@@ -248,7 +248,7 @@ def test_judge_errors_name_the_case():
     ]
     for text, msg in cases:
         with pytest.raises(BoardFileError, match=msg):
-            judge(text, "x")
+            judge(text, name="x")
 
 
 @settings(max_examples=60, deadline=None)
@@ -269,14 +269,14 @@ def test_judge_catches_every_duplicate(n, data):
     v = int(bad[j])
     what = "the blank \\(0\\)" if v == 0 else f"tile {v}"
     with pytest.raises(BoardFileError, match=f"line 3 \\(case 1\\): second grid holds {what} twice"):
-        judge(text.encode(), "x")
+        judge(text.encode(), name="x")
 
 
 @pytest.mark.parametrize("fmt", ["lines", "grids"])
 def test_text_streams_in_blocks_with_global_lines(tmp_path, fmt):
     boards = random_solvable(3, 3, count=3000, seed=8)
-    text = b"# a header line\n\n" + format_boards(boards[:1000], fmt) + (b"\n" if fmt == "grids" else b"")
-    text += b"# a comment between boards\n" + (b"\n" if fmt == "grids" else b"") + format_boards(boards[1000:], fmt)
+    text = b"# a header line\n\n" + format_boards(boards[:1000], fmt=fmt) + (b"\n" if fmt == "grids" else b"")
+    text += b"# a comment between boards\n" + (b"\n" if fmt == "grids" else b"") + format_boards(boards[1000:], fmt=fmt)
     p = tmp_path / "t.txt"
     p.write_bytes(text)
     whole = load_boards(str(p))

@@ -110,9 +110,9 @@ def _check_masks(args, goal):
             raise CLIError("--dask/--scheduler read a .npy file or a .zarr store")
         x = distributed.from_zarr(args.file) if zarr else distributed.from_npy(args.file)
         same_shape(x.shape[1:])
-        for _, mask in distributed.iter_blocks(distributed.is_solvable(x, goal), scheduler=args.scheduler or "threads"):
+        for _, mask in distributed.iter_blocks(distributed.is_solvable(x, goal=goal), scheduler=args.scheduler or "threads"):
             yield mask
         return
     for _, chunk in iter_boards(args.file, shape=args.shape, fmt=args.format):
         same_shape(chunk.shape[1:])
-        yield is_solvable(chunk, goal, check=False)
+        yield is_solvable(chunk, goal=goal, check=False)

@@ -7,9 +7,10 @@ Stdlib only at import time: building the parser loads no kernel.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
+
+from .. import options
 
 __all__ = [
     "CLIError", "EXIT_BAD_INPUT", "shape_arg", "count_arg", "positive_arg", "seed_arg", "seconds_arg",
@@ -19,7 +20,7 @@ __all__ = [
 EXIT_BAD_INPUT = 2
 
 #: Largest count, node budget or seed the command line takes (the kernels count in int64).
-MAX_WHOLE = (1 << 63) - 1
+MAX_WHOLE = options.MAX_WHOLE
 
 
 class CLIError(Exception):
@@ -40,12 +41,15 @@ def _whole(text, least):
     cleaned = str(text).strip().replace("_", "").replace(",", "")
     if not cleaned.lstrip("-").isdigit() or len(cleaned) > 30:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
-    value = int(cleaned)
-    if value < least:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= {least}, got {value}")
-    if value > MAX_WHOLE:
-        raise argparse.ArgumentTypeError(f"{value} is too large (at most {MAX_WHOLE})")
-    return value
+    return _checked(options.whole, int(cleaned), least=least)
+
+
+def _checked(check, value, **rule):
+    """``check(value, ...)`` from :mod:`fastpuzzle.options`, its refusal in argparse's words."""
+    try:
+        return check(value, "value", **rule)
+    except (ValueError, TypeError) as error:
+        raise argparse.ArgumentTypeError(f"expected {error.reason.removeprefix('must be ')}, got {value}") from None
 
 
 def count_arg(text):
@@ -64,14 +68,12 @@ def seed_arg(text):
 
 
 def seconds_arg(text):
-    """A finite number of seconds > 0."""
+    """A number of seconds > 0 (``inf``: no limit, ``None``)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a finite number of seconds > 0, got {text!r}")
-    return value
+    return _checked(options.seconds, value)
 
 
 def output_arg(text):
@@ -119,11 +121,21 @@ def load_board_arg(text, shape, what):
     from ..io.read import load_boards_and_lines
     from ..io.text import read_text_boards
 
-    written_inline = any(ch.isdigit() for ch in text) and set(text) <= set("0123456789 \t/;,")
+    written_inline = any(ch.isdigit() for ch in text) and set(text) <= set("0123456789 \t/;,-+")
     if text == "-" or os.path.lexists(text) or not written_inline:
         return load_boards_and_lines(text, shape=shape, name=f"{what} {input_name(text)}")
-    inline = text.replace("/", " ").replace(";", " ").replace(",", " ")
     name = f"{what} {text!r}"
+    rows = [r.replace(",", " ").split() for r in text.replace(";", "/").split("/")]
+    if len(rows) > 1:  # rows separated by '/' or ';': they give the shape
+        if any(len(r) != len(rows[0]) for r in rows) or not rows[0]:
+            raise CLIError(f"{name}: rows of {', '.join(str(len(r)) for r in rows)} numbers; every row must "
+                           "have the same length")  # fmt: skip
+        row_shape = (len(rows), len(rows[0]))
+        if shape is not None and tuple(shape) != row_shape:
+            raise CLIError(f"{name}: its rows make a {row_shape[0]}x{row_shape[1]} board, --shape says "
+                           f"{shape[0]}x{shape[1]}")  # fmt: skip
+        shape = row_shape
+    inline = " ".join(" ".join(r) for r in rows)
     boards, lines = read_text_boards(inline.encode(), name, shape, "lines")
     return boards, lines, name
 

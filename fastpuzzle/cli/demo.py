@@ -62,8 +62,8 @@ def run(args) -> int:
     print(f"fastpuzzle demo: {count:,} {m}x{n} boards, {numba.get_num_threads()} threads on {os.cpu_count()} CPUs")
     sys.stdout.flush()  # the first run compiles for a while: say what is happening first
     print(f"  {warm_kernels(m, n).message()}")
-    good, t_gen = _timed(random_solvable, m, n, count, seed)
-    perms, t_perm = _timed(random_permutations, m, n, count, seed + 1)
+    good, t_gen = _timed(random_solvable, m, n, count=count, seed=seed)
+    perms, t_perm = _timed(random_permutations, m, n, count=count, seed=seed + 1)
     ok_good, t_chk1 = _timed(is_solvable, good)
     ok_perm, t_chk2 = _timed(is_solvable, perms)
     t_chk = t_chk1 + t_chk2
@@ -79,7 +79,7 @@ def run(args) -> int:
         raise CLIError("internal error: a generated board is not solvable")
     # the judge problem on one case of 499x499 boards (the largest it allows)
     big = random_permutations(499, 499, count=2, seed=seed)
-    text = b"499\n" + format_boards(big, "grids")
+    text = b"499\n" + format_boards(big, fmt="grids")
     answer, t_judge = _timed(judge, text)
     print(f"  judge    1 case of two 499x499 grids      {t_judge:7.3f} s  ({len(text) / 1e6:.1f} MB of text) -> {answer[0]}")
     for line in demo_lines(good, seed=seed):

@@ -67,7 +67,7 @@ def run(args) -> int:
         goal = one_board(boards, goal_name, (m, n))
     size = m * n if 1 in (m, n) else math.factorial(m * n) // 2
     try:
-        table = distance_table(m, n, goal, progress=_progress(args, size), time_limit=args.time_limit)
+        table = distance_table(m, n, goal=goal, progress=_progress(args, size), time_limit=args.time_limit)
     except TimeoutError as error:
         raise CLIError(f"--time-limit {args.time_limit:g}: {error}") from None
     text = format_depth_table(table) + "\n"

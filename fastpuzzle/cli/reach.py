@@ -59,7 +59,7 @@ def _judge(args):
         raise CLIError("reach --judge reads one input (a file or '-' for standard input), not two boards")
     source = args.a or "-"
     data, name = read_input(source, input_name(source))  # a regular file is memory-mapped, not copied
-    verdicts = judge_verdicts(data, name)
+    verdicts = judge_verdicts(data, name=name)
     sys.stdout.write("".join(("NIE\n", "TAK\n")[v] for v in verdicts.tolist()))
     sys.stdout.flush()
     return 0

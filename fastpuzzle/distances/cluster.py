@@ -146,7 +146,7 @@ def _tally(state, t):
     return state[1], sum(b.shape[0] for s, b in enumerate(state[2]) if s != t)
 
 
-def distance_table_dask(m, n, goal=None, *, client=None, partitions=8, progress=False, stats=None) -> DistanceTable:
+def distance_table_dask(m, n, *, goal=None, client=None, partitions=8, progress=False, stats=None) -> DistanceTable:
     """:func:`~fastpuzzle.distances.distance_table` computed by a Dask cluster.
 
     Parameters

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import options
 from ..boards import as_boards, as_goal
 from ..errors import DistanceBudgetError
 from ..search.solve import solve_many
@@ -23,7 +24,7 @@ __all__ = ["distance"]
 PDB_SHAPES = ((3, 3), (4, 4), (5, 5))
 
 
-def distance(boards, goal=None, max_nodes=None, time_limit=None, *, stopped="raise", table=None):
+def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="raise", table=None):
     """Exact optimal distance (fewest moves) from each board to ``goal``.
 
     Parameters
@@ -58,10 +59,9 @@ def distance(boards, goal=None, max_nodes=None, time_limit=None, *, stopped="rai
     >>> distance([[[1, 2, 3], [4, 5, 6], [7, 0, 8]], [[1, 2, 3], [4, 5, 6], [7, 8, 0]]]).tolist()
     [1, 0]
     """
-    if stopped not in ("raise", "mark"):
-        raise ValueError(f"stopped must be 'raise' or 'mark', got {stopped!r}")
-    if table is not None and not isinstance(table, bool):
-        raise TypeError(f"table must be True, False or None, got {table!r}")
+    options.choice(stopped, "stopped", ("raise", "mark"))
+    table = options.flag(table, "table", none=True)
+    max_nodes, time_limit = options.node_budget(max_nodes), options.seconds(time_limit)
     batch, single = as_boards(boards, label="boards")
     B, m, n = batch.shape
     target = as_goal(goal, m, n)
@@ -69,12 +69,12 @@ def distance(boards, goal=None, max_nodes=None, time_limit=None, *, stopped="rai
     if use_table:
         if m * n > MAX_TABLE_CELLS:
             raise ValueError(f"table=True needs boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}")
-        out = distance_table(m, n, target).lookup(batch)
+        out = distance_table(m, n, goal=target).lookup(batch)
         return int(out[0]) if single else out
     r, c = divmod(int(np.flatnonzero(target.ravel() == 0)[0]), n)
     corner = r in (0, m - 1) and c in (0, n - 1)  # the named databases' goals, up to symmetry
     heuristic = "pdb" if (m, n) in PDB_SHAPES and corner else "linear_conflict"
-    result = solve_many(batch, target, heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit, method="ida")
+    result = solve_many(batch, goal=target, heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit, method="ida")
     out = np.asarray(result.lengths, np.int64).copy()
     bad = np.flatnonzero(out < 0)
     if bad.size and stopped == "raise":

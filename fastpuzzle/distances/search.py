@@ -28,6 +28,7 @@ import numpy as np
 from numba import prange
 
 from .._jit import jit, pjit
+from ..memory import check_allocation
 from .ranking import neighbour_ranks, seq_unrank
 
 __all__ = ["UNSEEN", "new_depths", "bfs", "expand_range"]
@@ -41,6 +42,7 @@ _HIGHS = np.uint64(0x8080808080808080)
 def new_depths(size: int, goal_rank: int) -> np.ndarray:
     """Depth array of ``size`` boards (padded to whole words), all unseen but the goal."""
     words = -(-size // 8)
+    check_allocation(words * 8, f"a distance table of {size:,} boards")
     depths = np.full(words * 8, UNSEEN, np.uint8)
     depths[goal_rank] = 0
     return depths

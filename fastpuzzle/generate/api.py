@@ -27,8 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import options
 from .._jit import use_threads
 from ..boards import as_goal, board_dtype, check_shape
+from ..interrupt import interruptible
 from ..memory import check_allocation
 from ..moves import MOVE_BYTES
 from .random_kernels import (
@@ -79,9 +81,8 @@ def seed_key(seed) -> tuple[int, int]:
     elif isinstance(seed, (bool, np.bool_)):
         raise TypeError(f"seed must be None, an int, a SeedSequence or a Generator, got the bool {seed!r}")
     elif seed is None or isinstance(seed, (int, np.integer)):
-        if seed is not None and int(seed) < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed}")
-        words = np.random.SeedSequence(None if seed is None else int(seed)).generate_state(2, np.uint64)
+        seed = options.whole(seed, "seed", most=1 << 4096, none=True)
+        words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
     else:
         raise TypeError(
             f"seed must be None, an int, a numpy.random.SeedSequence or a numpy.random.Generator, "
@@ -96,22 +97,6 @@ def seed_key(seed) -> tuple[int, int]:
 # ---------------------------------------------------------------------------
 
 
-def _check_whole(value, name: str, *, allow_none: bool = False, minimum: int = 0):
-    """``value`` as an int, refusing bool, float, str... (``TypeError``) and
-    values below ``minimum`` or past int64 (``ValueError``)."""
-    if value is None and allow_none:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        kind = "None or an integer" if allow_none else "an integer"
-        raise TypeError(f"{name} must be {kind} >= {minimum}, got {value!r} ({type(value).__name__})")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    if value >= 1 << 63:
-        raise ValueError(f"{name} must be below 2**63, got {value}")
-    return value
-
-
 def check_count(count):
     """A board count: None (one board) or an integer >= 0.
 
@@ -120,7 +105,7 @@ def check_count(count):
     >>> check_count(3), check_count(None)
     (3, None)
     """
-    return _check_whole(count, "count", allow_none=True)
+    return options.count(count, none=True)
 
 
 def prepare_shape_goal(m, n, goal, count=1):
@@ -132,8 +117,7 @@ def prepare_shape_goal(m, n, goal, count=1):
     >>> prepare_shape_goal(2, 2, None)
     (2, 2, array([1, 2, 3, 0], dtype=uint8))
     """
-    check_shape(m, n)
-    m, n = int(m), int(n)
+    m, n = check_shape(m, n)
     itemsize = board_dtype(m * n).itemsize
     # The goal takes one board; goal_board builds it through an int64 range.
     check_allocation(m * n * (itemsize + 8), f"a {m}x{n} goal board")
@@ -162,7 +146,7 @@ def fill_random(out, goal_flat, m, n, key, first_block, fix):
     return out
 
 
-def random_solvable(m, n, count=None, seed=None, goal=None, distance=None):
+def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None):
     """Boards drawn uniformly from all ``m x n`` boards that can reach ``goal``.
 
     Parameters
@@ -232,7 +216,7 @@ def random_solvable(m, n, count=None, seed=None, goal=None, distance=None):
     return out[0] if count is None else out
 
 
-def random_permutations(m, n, count=None, seed=None, goal=None):
+def random_permutations(m, n, *, count=None, seed=None, goal=None):
     """Uniformly random ``m x n`` boards, reachable or not (about half are not
     when ``m, n >= 2``).  Same seeding rules and argument checks as
     :func:`random_solvable`.
@@ -263,7 +247,8 @@ def _fill_scramble(out, codes, walk_length, goal_flat, m, n, key, first_block):
     par = use_threads(B * max(N, walk_length)) and B > bsize
     gb = int(np.flatnonzero(goal_flat == 0)[0])
     kernel = scramble_parallel if par else scramble_serial
-    kernel(out, codes, walk_length, goal_flat, bsize, first_block, k0, k1, m, n, gb)
+    with interruptible(B * walk_length >= 1 << 16):  # long walks: SIGINT/SIGTERM stop the kernel
+        kernel(out, codes, walk_length, goal_flat, bsize, first_block, k0, k1, m, n, gb)
 
 
 def _no_walks():
@@ -280,7 +265,7 @@ def _check_return_moves(return_moves):
     raise TypeError(f"return_moves must be False, True or 'codes', got {return_moves!r} ({type(return_moves).__name__})")
 
 
-def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
+def scramble(m, n, moves, *, count=None, seed=None, goal=None, return_moves=False):
     """Random walks of ``moves`` blank moves from ``goal``.
 
     No move undoes the one before it (except at the dead end of a board with
@@ -330,12 +315,14 @@ def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
     True
     """
     count = check_count(count)
-    walk_length = _check_whole(moves, "moves")
+    walk_length = options.count(moves, "moves")
     return_moves = _check_return_moves(return_moves)
     B = 1 if count is None else count
     m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
     if return_moves:
-        check_allocation(B * walk_length * (1 if return_moves == "codes" else 2), f"{B:,} walks of {walk_length:,} moves")
+        # codes, then (as strings) their letters and one str object each (about 60 bytes + the letters)
+        per_walk = walk_length if return_moves == "codes" else 3 * walk_length + 72
+        check_allocation(B * per_walk, f"{B:,} walks of {walk_length:,} moves")
     key = seed_key(seed)
     out = np.empty((B, m * n), board_dtype(m * n))
     codes = np.empty((B, walk_length), np.uint8) if return_moves else _no_walks()
@@ -351,7 +338,7 @@ def scramble(m, n, moves, count=None, seed=None, goal=None, return_moves=False):
     return boards, (strings[0] if count is None else strings)
 
 
-def generate_chunks(m, n, count, seed=None, goal=None, scramble_moves=None, chunk_boards=None, kind="solvable"):
+def generate_chunks(m, n, count, *, seed=None, goal=None, scramble_moves=None, chunk_boards=None, kind="solvable"):
     """Yield ``(start, boards)`` chunks of one batch, identical to the batch
     made in one call with the same seed (chunks are whole stream blocks).
 
@@ -369,13 +356,10 @@ def generate_chunks(m, n, count, seed=None, goal=None, scramble_moves=None, chun
     >>> bool((np.concatenate(parts) == random_solvable(4, 4, count=10000, seed=1)).all())
     True
     """
-    count = _check_whole(count, "count")
-    walk_length = _check_whole(scramble_moves, "scramble_moves", allow_none=True)
-    chunk_boards = _check_whole(chunk_boards, "chunk_boards", allow_none=True, minimum=1)
-    if not isinstance(kind, str):
-        raise TypeError(f"kind must be 'solvable' or 'permutations', got {kind!r} ({type(kind).__name__})")
-    if kind not in ("solvable", "permutations"):
-        raise ValueError(f"kind must be 'solvable' or 'permutations', got {kind!r}")
+    count = options.count(count)
+    walk_length = options.count(scramble_moves, "scramble_moves", none=True)
+    chunk_boards = options.positive(chunk_boards, "chunk_boards", none=True)
+    options.choice(kind, "kind", ("solvable", "permutations"))
     m, n, goal_flat = prepare_shape_goal(m, n, goal, 1)  # one chunk at a time is held
     key = seed_key(seed)
     bsize = block_boards(m, n)

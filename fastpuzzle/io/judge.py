@@ -227,7 +227,7 @@ _REASONS = {
 }
 
 
-def judge(data, name="<stdin>") -> list[str]:
+def judge(data, *, name="<stdin>") -> list[str]:
     """Answers (``"TAK"``/``"NIE"``) of the judge format, one per case.
 
     The input is repeated until its end: ``n``, then two ``n x n`` grids
@@ -241,11 +241,11 @@ def judge(data, name="<stdin>") -> list[str]:
     >>> judge(b"3\\n1 2 3\\n4 5 6\\n7 8 0\\n1 2 3\\n4 5 6\\n8 7 0\\n2\\n1 2\\n3 0\\n0 1\\n3 2\\n")
     ['NIE', 'TAK']
     """
-    verdicts = judge_verdicts(data, name)
+    verdicts = judge_verdicts(data, name=name)
     return ["TAK" if v else "NIE" for v in verdicts.tolist()]
 
 
-def judge_verdicts(data, name="<stdin>") -> np.ndarray:
+def judge_verdicts(data, *, name="<stdin>") -> np.ndarray:
     """:func:`judge` as a ``uint8`` array (1 = TAK, 0 = NIE), for writers
     that format many answers at once.
 

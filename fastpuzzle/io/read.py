@@ -14,6 +14,7 @@ import io
 
 import numpy as np
 
+from .. import options
 from .._jit import CHUNK_CELLS
 from .errors import BoardFileError, parse_shape
 from .npy import NPY_MAGIC, ZIP_MAGIC, iter_npy_chunks, load_npy, read_npy_header, regular_file_size
@@ -26,10 +27,8 @@ _FORMATS = ("auto", "lines", "grids")
 
 
 def _check_options(shape, fmt, check):
-    if fmt not in _FORMATS:
-        raise ValueError(f"text format must be 'auto', 'lines' or 'grids', got {fmt!r}")
-    if not isinstance(check, bool):
-        raise TypeError(f"check must be True or False, got {check!r}")
+    options.choice(fmt, "fmt", _FORMATS)
+    options.flag(check, "check")
     return None if shape is None else parse_shape(shape)
 
 
@@ -38,7 +37,7 @@ def _same_shape(name, shape, m, n):
         raise BoardFileError(name, f"holds {m}x{n} boards, expected {shape[0]}x{shape[1]}")
 
 
-def load_boards(path, shape=None, fmt="auto", check=True):
+def load_boards(path, *, shape=None, fmt="auto", check=True):
     """All boards of a file as ``(B, m, n)``.
 
     ``.npy`` files are memory-mapped (nothing is read until used) and not
@@ -54,10 +53,10 @@ def load_boards(path, shape=None, fmt="auto", check=True):
     >>> load_boards(p).shape
     (4, 3, 3)
     """
-    return load_boards_and_lines(path, shape, fmt, check)[0]
+    return load_boards_and_lines(path, shape=shape, fmt=fmt, check=check)[0]
 
 
-def load_boards_and_lines(path, shape=None, fmt="auto", check=True, name=None):
+def load_boards_and_lines(path, *, shape=None, fmt="auto", check=True, name=None):
     """``(boards, lines, name)``: :func:`load_boards` with the text line of each
     board (``None`` for ``.npy``) and the name errors use for the input."""
     shape = _check_options(shape, fmt, check)
@@ -87,7 +86,7 @@ def load_boards_and_lines(path, shape=None, fmt="auto", check=True, name=None):
 read_boards = load_boards
 
 
-def count_boards(path, shape=None, fmt="auto"):
+def count_boards(path, *, shape=None, fmt="auto"):
     """``(B, m, n)`` of a file, reading only the header of a ``.npy`` file.
 
     >>> import io
@@ -112,7 +111,7 @@ def count_boards(path, shape=None, fmt="auto"):
             f.close()
 
 
-def iter_boards(source, shape=None, fmt="auto", chunk_boards=None, check=True, name=None, text_block_bytes=None):
+def iter_boards(source, *, shape=None, fmt="auto", chunk_boards=None, check=True, name=None, text_block_bytes=None):
     """Yield ``(start, boards)`` chunks of validated boards from a file.
 
     ``source`` is a path, ``"-"`` (standard input) or a binary file object.
@@ -129,10 +128,7 @@ def iter_boards(source, shape=None, fmt="auto", chunk_boards=None, check=True, n
     [(0, (2, 2, 2)), (2, (2, 2, 2)), (4, (1, 2, 2))]
     """
     shape = _check_options(shape, fmt, check)
-    if chunk_boards is not None and (isinstance(chunk_boards, bool) or not isinstance(chunk_boards, (int, np.integer))):
-        raise TypeError(f"chunk_boards must be a whole number >= 1 or None, got {chunk_boards!r}")
-    if chunk_boards is not None and chunk_boards < 1:
-        raise ValueError(f"chunk_boards must be >= 1, got {chunk_boards}")
+    chunk_boards = options.positive(chunk_boards, "chunk_boards", none=True)
     block_bytes = TEXT_BLOCK_BYTES if text_block_bytes is None else text_block_bytes
     return _iter_boards(source, shape, fmt, chunk_boards, check, name, block_bytes)
 

@@ -62,14 +62,14 @@ def _format_kernel(flat, n, grid, out):
 
 
 
-def format_boards(boards, fmt="lines") -> bytes:
+def format_boards(boards, *, fmt="lines") -> bytes:
     """Text of one board or a batch ``(B, m, n)``: one board per line, or grids.
 
     The boards are validated first (``as_boards``): the text holds permutations only.
 
     Examples
     --------
-    >>> format_boards(np.array([[[1, 2], [3, 0]]]), "grids")
+    >>> format_boards(np.array([[[1, 2], [3, 0]]]), fmt="grids")
     b'1 2\\n3 0\\n'
     """
     if fmt not in ("lines", "grids"):
@@ -176,7 +176,7 @@ class TextWriter(_Writer):
 
     def write(self, chunk):
         """Append boards."""
-        text = format_boards(chunk, self.fmt)
+        text = format_boards(chunk, fmt=self.fmt)
         if not text:
             return
         if self.fmt == "grids" and self.any:
@@ -196,7 +196,7 @@ def writer_for(path, total_shape, dtype, fmt=None):
     return TextWriter(path, fmt)
 
 
-def write_boards(path, boards, fmt=None):
+def write_boards(path, boards, *, fmt=None):
     """Write one board or a batch ``(B, m, n)`` to ``path`` atomically (see the module notes).
 
     ``fmt``: ``"npy"``, ``"lines"`` or ``"grids"``; default from the name

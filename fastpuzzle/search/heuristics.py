@@ -182,7 +182,7 @@ def _evaluate(boards, goal, kind: int):
     return int(out[0]) if single else out
 
 
-def manhattan(boards, goal=None):
+def manhattan(boards, *, goal=None):
     """Manhattan distance of each board to the goal (blank not counted).
 
     Parameters
@@ -206,7 +206,7 @@ def manhattan(boards, goal=None):
     return _evaluate(boards, goal, 0)
 
 
-def linear_conflict(boards, goal=None):
+def linear_conflict(boards, *, goal=None):
     """Manhattan distance plus the linear conflict penalty (the solver's default ``h``).
 
     For each row and column, the tiles that belong to that line but are out
@@ -234,7 +234,7 @@ def linear_conflict(boards, goal=None):
     return _evaluate(boards, goal, 2)
 
 
-def conflict_penalty(boards, goal=None):
+def conflict_penalty(boards, *, goal=None):
     """The linear conflict penalty alone: ``linear_conflict - manhattan``.
 
     Examples
@@ -245,7 +245,7 @@ def conflict_penalty(boards, goal=None):
     return _evaluate(boards, goal, 1)
 
 
-def pattern_database(boards, goal=None, database=None):
+def pattern_database(boards, *, goal=None, database=None):
     """Additive pattern-database bound of each board (see :mod:`fastpuzzle.pdb`).
 
     Parameters

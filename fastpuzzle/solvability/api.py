@@ -49,7 +49,7 @@ def _colour(m: int, n: int) -> np.ndarray:
     return cell_colours(m, n)
 
 
-def inversions(boards, method: str = "auto", *, check: bool = True):
+def inversions(boards, *, method: str = "auto", check: bool = True):
     """Exact inversion counts, blank skipped.
 
     Parameters
@@ -203,7 +203,7 @@ def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
     return out
 
 
-def invariant(boards, method: str = "auto", *, check: bool = True):
+def invariant(boards, *, method: str = "auto", check: bool = True):
     """The bit that tells the two halves of the state space apart (m, n >= 2).
 
     ``(inversions + (blank_row if width is even else 0)) % 2``, computed by
@@ -256,13 +256,13 @@ def _reachable_batches(batch: np.ndarray, reference: np.ndarray) -> np.ndarray:
     m, n = batch.shape[1:]
     if m == 1 or n == 1:
         out = np.empty(batch.shape[0], np.bool_)
-        kernel = _inv.batch_same_order_par if use_threads(batch[0].size * batch.shape[0]) else _inv.batch_same_order
+        kernel = _inv.batch_same_order_par if use_threads(m * n * batch.shape[0]) else _inv.batch_same_order
         kernel(_flat(batch), _flat(reference), out)
         return out
     return _invariant_of(batch) == _invariant_of(reference)
 
 
-def is_solvable(boards, goal=None, *, check: bool = True):
+def is_solvable(boards, *, goal=None, check: bool = True):
     """Whether each board can reach ``goal`` by sliding tiles.
 
     Parameters

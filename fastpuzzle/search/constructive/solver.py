@@ -15,13 +15,15 @@ once with the exact size.  ``count_only=True`` keeps no codes at all (a
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
 
+from ... import options
+from ...atomic import AtomicOutput
 from ...boards import as_boards, as_goal, relabel_for_goal
 from ...errors import UnreachableError
+from ...memory import check_allocation
 from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes
 from ...solvability import is_solvable
 from ..solution import Solution
@@ -84,7 +86,13 @@ def _check_max_moves(max_moves):
     return int(max_moves)
 
 
-def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves: int | None = None) -> Solution:
+def _budget(t0, count):
+    return Solution(np.empty(0, np.uint8), status="budget", nodes=int(count), method="constructive",
+                    seconds=time.perf_counter() - t0)
+
+
+def solve_constructive(board, *, goal=None, count_only: bool = False, max_moves: int | None = None,
+                       time_limit: float | None = None) -> Solution:
     """A valid (not shortest) solution of any solvable board, any size.
 
     Parameters
@@ -103,6 +111,15 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
         then has ``status="budget"``, empty ``codes``, and the moves made so
         far in ``nodes``.  Work grows as (m n)^1.5: a 1000 x 1000 board
         takes about 2.4e9 moves and 20-40 s.
+    time_limit : float, optional
+        Budget in seconds (wall clock, from the call): checked before the
+        work starts and after each row or column placed (a 300 x 300 board
+        places 600 lines in about 2 s, so the overshoot is a few
+        milliseconds).  When it runs out the result is as for ``max_moves``:
+        ``status="budget"``, empty ``codes`` (a constructive solution is
+        all or nothing), the moves made so far in ``nodes``.  The first call
+        in a process may also compile the kernels (seconds, once); that
+        counts against the limit.
 
     Returns
     -------
@@ -118,7 +135,8 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
         If the board is malformed, or cannot reach the goal
         (:class:`~fastpuzzle.errors.UnreachableError`).
     TypeError
-        If ``count_only`` is not a bool or ``max_moves`` not an integer.
+        If ``count_only`` is not a bool, ``max_moves`` not an integer or
+        ``time_limit`` not a number.
 
     Examples
     --------
@@ -130,16 +148,17 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
     True
     """
     t0 = time.perf_counter()
-    if not isinstance(count_only, (bool, np.bool_)):
-        raise TypeError(f"count_only must be True or False, got {count_only!r}")
+    count_only = options.flag(count_only, "count_only")
     limit = _check_max_moves(max_moves)
+    seconds = options.seconds(time_limit)
+    deadline = None if seconds is None else t0 + seconds
     batch, single = as_boards(board, label="board")
     if not single:
         raise ValueError(f"solve_constructive takes one board (m, n), got a batch of shape {batch.shape}")
     start = batch[0]
     m, n = start.shape
     target = as_goal(goal, m, n)
-    if not is_solvable(start, target, check=False):
+    if not is_solvable(start, goal=target, check=False):
         raise UnreachableError(None)
     if np.array_equal(start, target):
         return _found(np.empty(0, np.uint8), t0, count_only, 0)
@@ -158,17 +177,21 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
         # the kernel counts past the end of the buffer, so a miss costs one
         # rerun of exactly the right size.
         capacity = int(CAPACITY_FACTOR * relabelled_manhattan(cells, m, n)) + 16 * (m + n) * min(m, n) + 64
+    # the moves, and the solver's per-cell arrays (lines.solve_kernel: about 34 bytes a cell)
+    check_allocation(capacity + 40 * m * n, f"the constructive solver's arrays for a {m}x{n} board")
+    if deadline is not None and time.perf_counter() > deadline:
+        return _budget(t0, 0)
     work = cells.copy()
     buf = np.empty(capacity, np.uint8)
     stats = np.zeros(2, np.int64)
-    count, err = solve_kernel(work, m, n, buf, back, stats, limit, 1)
+    count, err = solve_kernel(work, m, n, buf, back, stats, limit, 1, 1, deadline)
     if not err and not count_only and count > capacity:
         work = cells.copy()
+        check_allocation(int(count), f"a solution of {int(count):,} moves")
         buf = np.empty(count, np.uint8)
-        count, err = solve_kernel(work, m, n, buf, back, stats, limit, 1)
+        count, err = solve_kernel(work, m, n, buf, back, stats, limit, 1, 1, deadline)
     if err == ERR_BUDGET:
-        return Solution(np.empty(0, np.uint8), status="budget", nodes=int(count), method="constructive",
-                        seconds=time.perf_counter() - t0)
+        return _budget(t0, count)
     if err:  # pragma: no cover - would be a bug
         raise RuntimeError(f"constructive solver failed on a {m}x{n} board (error {err}); please report it")
     total = int(count)
@@ -218,12 +241,9 @@ def write_solution(sol: Solution, path, *, newline: bool = True, chunk: int = 1 
         if newline:
             f.write(b"\n")
 
-    if isinstance(path, str) and path == "-":
-        _write(sys.stdout.buffer)
-        sys.stdout.buffer.flush()
-    elif hasattr(path, "write"):
+    if hasattr(path, "write"):
         _write(path)
-    else:
-        with open(path, "wb") as f:
+    else:  # the one writer: a temporary file renamed on success, "-" for standard output
+        with AtomicOutput(path) as f:
             _write(f)
     return int(codes.size)

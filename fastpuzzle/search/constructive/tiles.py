@@ -12,13 +12,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit, jit_inner
-from ...moves import step_cell, step_offset, transposed_code, undo_code
-from .routes import route_blank, short_path
+from ...moves import COL_STEP, ROW_STEP, step_cell, step_offset, transposed_code, undo_code
+from .routes import route_blank, short_path, steer_gain, steered_plan
 from .state import (
     BLANK_CELL, CODE_CAPACITY, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LINE_FIRST, LINE_LAST,
-    MOVE_COUNT, NO_TILE, RING, RING_DEPTH, RING_SIZE, ROUTED_MOVES, ROW_STRIDE, TILE_STEPS, TRANSPOSED,
+    MOVE_COUNT, NO_TILE, RING, RING_DEPTH, RING_SIZE, ROUTED_MOVES, ROW_STRIDE, STEER, TILE_STEPS, TRANSPOSED,
     cell_free_unpacked, direction_code, frame_steps, l1, logical_cell, physical_cell,
 )  # fmt: skip
+
+#: Moves a unit of the displaced tiles' gain toward home is worth when the
+#: tile's two shortening steps are compared (:func:`steered_step`).
+STEP_GAIN_WEIGHT = 1
 
 
 @jit(inline="always")  # inlined into the hot loop of move_tile
@@ -72,8 +76,8 @@ def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, 
     return best, dr, dc, gated
 
 
-@jit(inline="always")  # inlined into the hot loop of move_tile
-def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, pair, moves):
+@jit_inner  # a call (not inlined): steered_step asks it twice, and each inlined copy is compiled apart
+def blank_to_front_pattern(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, pair, moves):
     """Write into ``moves`` the blank's moves from (br, bc) to the cell in
     front of the tile at (xr, xc) stepping (dr, dc): a fixed pattern round
     the tile (or round both tiles of a ``pair`` going straight) when the
@@ -86,6 +90,7 @@ def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, x
     step = direction_code(dr, dc)
     k = 0
     if br == xr - dr and bc == xc - dc:  # behind the tile: round it (4 moves)
+        best = -INFINITE
         for s in (1, -1):
             er = dc * s
             ec = dr * s
@@ -94,19 +99,27 @@ def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, x
                 and cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, xr, xc)
                 and cell_free_unpacked(locked, rows, cols, row_step, col_step, fr + er, fc + ec, xr, xc)
             ):
-                aside = direction_code(er, ec)
-                moves[0] = aside
-                moves[1] = step
-                moves[2] = step
-                moves[3] = undo_code(aside)
-                k = 4
-                break
+                gain = 0
+                if state[STEER]:  # the side whose tiles it displaces gain most (see routes.py)
+                    gain = (steer_gain(cells, pos, state, row_step, col_step, br, bc, br + er, bc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, br + er, bc + ec, xr + er, xc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, xr + er, xc + ec, fr + er, fc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, fr + er, fc + ec, fr, fc))
+                if gain > best:
+                    best = gain
+                    aside = direction_code(er, ec)
+                    moves[0] = aside
+                    moves[1] = step
+                    moves[2] = step
+                    moves[3] = undo_code(aside)
+                    k = 4
     elif abs(br - xr) + abs(bc - xc) == 1:  # beside the tile: 2 moves
         if cell_free_unpacked(locked, rows, cols, row_step, col_step, br + dr, bc + dc, xr, xc):
             moves[0] = step
             moves[1] = direction_code(xr - br, xc - bc)
             k = 2
     elif pair and br == xr - 2 * dr and bc == xc - 2 * dc:  # a pair going straight: round both (5 moves)
+        best = -INFINITE
         for s in (1, -1):
             er = dc * s
             ec = dr * s
@@ -116,19 +129,85 @@ def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, x
                 and cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, xr, xc)
                 and cell_free_unpacked(locked, rows, cols, row_step, col_step, fr + er, fc + ec, xr, xc)
             ):
-                aside = direction_code(er, ec)
-                moves[0] = aside
-                moves[1] = step
-                moves[2] = step
-                moves[3] = step
-                moves[4] = undo_code(aside)
-                k = 5
-                break
+                gain = 0
+                if state[STEER]:
+                    gain = (steer_gain(cells, pos, state, row_step, col_step, br, bc, br + er, bc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, br + er, bc + ec,
+                                         br + dr + er, bc + dc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, br + dr + er, bc + dc + ec,
+                                         xr + er, xc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, xr + er, xc + ec, fr + er, fc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, fr + er, fc + ec, fr, fc))
+                if gain > best:
+                    best = gain
+                    aside = direction_code(er, ec)
+                    moves[0] = aside
+                    moves[1] = step
+                    moves[2] = step
+                    moves[3] = step
+                    moves[4] = undo_code(aside)
+                    k = 5
+    if k == 0 and state[STEER] and abs(br - fr) + abs(bc - fc) <= 7:
+        k = steered_plan(cells, pos, locked, state, rows, cols, row_step, col_step, br, bc, fr, fc, xr, xc, moves)
+        k = max(k, 0)
     if k == 0:
         packed, k = short_path(locked, rows, cols, row_step, col_step, br, bc, fr, fc, xr, xc)
         for i in range(max(k, 0)):
             moves[i] = (packed >> (2 * i)) & 3
     return k
+
+
+@jit(inline="always")
+def pattern_gain(cells, pos, state, row_step, col_step, br, bc, moves, k):
+    """How much closer to home, in all, the tiles that ``moves[:k]`` of the
+    blank from (br, bc) displace get (cells met twice counted as first
+    seen: the patterns are short)."""
+    gain = 0
+    r = br
+    c = bc
+    for i in range(k):
+        nr = r + ROW_STEP[moves[i]]
+        nc = c + COL_STEP[moves[i]]
+        gain += steer_gain(cells, pos, state, row_step, col_step, r, c, nr, nc)
+        r = nr
+        c = nc
+    return gain
+
+
+@jit(inline="always")  # inlined into the hot loop of move_tile
+def steered_step(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, tr, tc, dr, dc, gate,
+                 pair, moves, spare):
+    """The blank's moves (into ``moves``) to the front of the tile for the
+    step (dr, dc) that :func:`choose_step` chose, or for the tile's other
+    shortening step when that pattern, less what the tiles it displaces
+    gain toward home, is cheaper (steering, see :mod:`.routes`).  Returns
+    (count, dr, dc); count -1 when the blank needs a route."""
+    k = blank_to_front_pattern(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc,
+                               pair, moves)
+    if not state[STEER] or k < 0 or xr == tr or xc == tc:
+        return k, dr, dc
+    er = np.int64(0)
+    ec = np.int64(0)
+    if dr != 0:
+        ec = np.int64(1) if tc > xc else np.int64(-1)
+    else:
+        er = np.int64(1) if tr > xr else np.int64(-1)
+    none = np.int64(NO_TILE)
+    if not cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, none, none):
+        return k, dr, dc
+    if er != 0 and xr + er == gate and xr != gate:  # the gate rule of choose_step (xc != tc here)
+        return k, dr, dc
+    k2 = blank_to_front_pattern(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, er, ec,
+                                pair, spare)
+    if k2 < 0:
+        return k, dr, dc
+    g1 = pattern_gain(cells, pos, state, row_step, col_step, br, bc, moves, k)
+    g2 = pattern_gain(cells, pos, state, row_step, col_step, br, bc, spare, k2)
+    if k2 - STEP_GAIN_WEIGHT * g2 < k - STEP_GAIN_WEIGHT * g1:
+        for i in range(k2):
+            moves[i] = spare[i]
+        return k2, er, ec
+    return k, dr, dc
 
 
 @jit_inner
@@ -184,6 +263,7 @@ def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
     """
     rows, cols, row_step, col_step = frame_steps(state)
     moves = np.empty(16, np.int64)
+    spare = np.empty(16, np.int64)
     frame = (state[TRANSPOSED], state[ROW_STRIDE], state[CODE_CAPACITY], state[LINE_FIRST], state[LINE_LAST])
     blank = state[BLANK_CELL]
     count = state[MOVE_COUNT]
@@ -210,9 +290,10 @@ def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
             state[ERROR] = ERR_ROUTE
             ok = False
             break
+        k, dr, dc = steered_step(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, tr, tc,
+                                 dr, dc, gate, follow >= 0, moves, spare)
         fr = xr + dr
         fc = xc + dc
-        k = blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, follow >= 0, moves)
         if k < 0:
             state[BLANK_CELL] = blank
             state[MOVE_COUNT] = count

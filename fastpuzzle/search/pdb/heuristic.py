@@ -25,6 +25,7 @@ from numba import prange
 
 from ..._jit import jit, pjit, use_threads
 from ...atomic import save_array, write_text
+from ...cachefile import describe_array
 from ...boards import as_boards
 from ...moves import board_symmetries
 from .ranking import placement_weights, rank_placement
@@ -32,7 +33,7 @@ from .ranking import placement_weights, rank_placement
 __all__ = [
     "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition",
     "reflection_applies",
-    "pdb_kernel_tables", "pdb_new_state", "pdb_start",
+    "pdb_kernel_tables", "pdb_new_state", "pdb_start", "pdb_push", "pdb_pop",
 ]  # fmt: skip
 
 #: Largest board the kernels handle (cell sets are 64-bit masks).
@@ -45,7 +46,15 @@ def check_partition(partition, m, n):
     n_cells = m * n
     seen = set()
     out = []
+    if isinstance(partition, (str, bytes)) or not hasattr(partition, "__iter__"):
+        raise TypeError(f"a partition must be a sequence of tile sequences, got {partition!r}")
     for p in partition:
+        if isinstance(p, (str, bytes)) or not hasattr(p, "__iter__"):
+            raise TypeError(f"each pattern must be a sequence of tiles, got {p!r}")
+        p = list(p)
+        for t in p:  # 1.0 and True are not tiles
+            if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, np.integer)):
+                raise TypeError(f"pattern tiles must be integers, got {t!r} ({type(t).__name__}) in {p!r}")
         tiles = tuple(int(t) for t in p)
         if not tiles:
             raise ValueError("a pattern must hold at least one tile")
@@ -56,6 +65,8 @@ def check_partition(partition, m, n):
                 raise ValueError(f"tile {t} is in two patterns; additive patterns must be disjoint")
             seen.add(t)
         out.append(tiles)
+    if not out:
+        raise ValueError("a partition needs at least one pattern of tiles")
     return tuple(out)
 
 
@@ -157,7 +168,7 @@ class PatternDatabase:
         tiles, sizes, weights, offsets, pat_of, cell_map, tile_map = self._kernel_arrays()
         kernel = _lookup_batch_parallel if use_threads(batch.size) else _lookup_batch
         out = kernel(
-            batch.reshape(batch.shape[0], -1), self.data, tiles, sizes, weights, offsets, cell_map, tile_map, self.reflect
+            batch.reshape(batch.shape[0], batch.shape[1] * batch.shape[2]), self.data, tiles, sizes, weights, offsets, cell_map, tile_map, self.reflect
         )
         return int(out[0]) if single else out
 
@@ -166,6 +177,7 @@ class PatternDatabase:
         directory = Path(directory)
         save_array(directory / "tables.npy", self.data)
         meta = dict(
+            tables=describe_array(self.data),  # checked with the data on load (fastpuzzle.cachefile)
             format=FORMAT_VERSION,
             name=self.name,
             shape=list(self.shape),
@@ -210,6 +222,8 @@ class GoalPlan:
                 relabel[image.ravel().astype(np.int64)] = db_goal.ravel().astype(np.int64)
                 self.relabel = relabel
                 self.code_back = np.argsort(code_map).astype(np.uint8)
+                # the user's move order (U L R D) as codes on the image board
+                self.move_order = tuple(int(c) for c in code_map)
                 return
         raise ValueError(
             f"database {db.name!r} measures distance to a goal with the blank at cell {blank_db}; "
@@ -337,3 +351,41 @@ def pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, r
             values[1, p] = _pattern_value(data, tiles, sizes, weights, offsets, rpos, p, buf)
             sums[1] += values[1, p]
     return max(sums[0], sums[1])
+
+
+@jit(inline="always")
+def pdb_push(tile, blank, depth, new_value, new_reflected, pattern_of, cell_map, tile_map, pos, rpos, values, sums,
+             undo):  # fmt: skip
+    """Make the move of ``tile`` into ``blank`` in the state, with the values
+    the engine looked up for the child (-1: the pattern is unchanged); the
+    old values go to ``undo[depth]``."""
+    pos[tile] = blank
+    reflected = tile_map[tile]
+    rpos[reflected] = cell_map[blank]
+    if new_value >= 0:
+        p = pattern_of[tile]
+        undo[depth, 0] = values[0, p]
+        sums[0] += new_value - values[0, p]
+        values[0, p] = new_value
+    if new_reflected >= 0:
+        p = pattern_of[reflected]
+        undo[depth, 1] = values[1, p]
+        sums[1] += new_reflected - values[1, p]
+        values[1, p] = new_reflected
+
+
+@jit(inline="always")
+def pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, undo):
+    """Undo :func:`pdb_push`: ``tile`` goes back to ``src``."""
+    pos[tile] = src
+    reflected = tile_map[tile]
+    rpos[reflected] = cell_map[src]
+    p = pattern_of[tile]
+    if p >= 0:
+        sums[0] += undo[depth, 0] - values[0, p]
+        values[0, p] = undo[depth, 0]
+    if reflect:
+        p = pattern_of[reflected]
+        if p >= 0:
+            sums[1] += undo[depth, 1] - values[1, p]
+            values[1, p] = undo[depth, 1]

@@ -16,6 +16,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ..._jit import jit
+from ...memory import check_allocation
 
 __all__ = ["flood", "slides_into", "atomic_or", "edge_masks", "region_labels", "labels_for", "big_zeros"]
 
@@ -109,6 +110,7 @@ def big_zeros(count: int, dtype) -> np.ndarray:
     which saves most TLB misses of the random accesses of the search."""
     dtype = np.dtype(dtype)
     nbytes = count * dtype.itemsize
+    check_allocation(nbytes, f"a pattern-database build buffer of {count:,} {dtype} entries")
     if nbytes < (1 << 26) or os.environ.get("FASTPUZZLE_NO_HUGEPAGES"):
         return np.zeros(count, dtype)
     import mmap
