@@ -27,6 +27,12 @@ prints it: 1.1-1.3 s of CPU before, 0.75-0.85 s after, on the shared
   code still imports BLAS when it is compiled);
 * :func:`skip_extension_scan`: the command line does not look for Numba
   extensions among the installed packages.
+
+Each trim reaches into Numba's internals, so each checks first that they are
+laid out as expected and otherwise leaves Numba as it is, silently (the
+kernels never depend on a trim).  ``FASTPUZZLE_PLAIN_NUMBA=1`` in the
+environment turns every trim off: plain Numba, as the tests check in a
+child process, and a way out should a Numba release change its internals.
 """
 
 from __future__ import annotations
@@ -37,6 +43,9 @@ import sys
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("KMP_BLOCKTIME", "0")
+
+#: True when ``FASTPUZZLE_PLAIN_NUMBA`` is set (not ``0``): no start-up trim.
+PLAIN_NUMBA = os.environ.get("FASTPUZZLE_PLAIN_NUMBA", "0").strip() not in ("", "0")
 
 
 def _import_numba():
@@ -49,6 +58,10 @@ def _import_numba():
     Numba takes as "not installed"); YAML only when no such file is in the
     working directory.  Names already imported are left alone.
     """
+    if PLAIN_NUMBA:
+        import numba
+
+        return numba
     hidden = [m for m in ("scipy",) if m not in sys.modules]
     if not os.path.isfile(".numba_config.yaml") and "yaml" not in sys.modules:
         hidden.append("yaml")
@@ -94,12 +107,16 @@ def _quick_cache_class():
     which only compiling uses.  A hit needs the runtime (NRT) alone; on a
     miss the BLAS probe is skipped and compiling refreshes as usual.
     """
+    if PLAIN_NUMBA:
+        return None
     try:
         from numba.core.caching import FunctionCache
         from numba.core.runtime import rtsys
     except ImportError:  # another Numba layout: load as usual
         return None
-    if not (hasattr(FunctionCache, "_load_overload") and hasattr(FunctionCache, "_guard_against_spurious_io_errors")):
+    needed = [(FunctionCache, "load_overload"), (FunctionCache, "_load_overload"),
+              (FunctionCache, "_guard_against_spurious_io_errors"), (rtsys, "initialize")]
+    if not all(callable(getattr(owner, name, None)) for owner, name in needed):
         return None
 
     class QuickLoadCache(FunctionCache):
@@ -136,10 +153,12 @@ def skip_extension_scan() -> None:
     process that runs only them -- the command line -- skips the scan.  Not
     for a library's caller: their own jitted code may need an extension.
     """
+    if PLAIN_NUMBA:
+        return
     try:
         from numba.core import entrypoints
 
-        if hasattr(entrypoints, "_already_initialized"):
+        if isinstance(getattr(entrypoints, "_already_initialized", None), bool):
             entrypoints._already_initialized = True
     except ImportError:  # another Numba layout: it scans as usual
         pass

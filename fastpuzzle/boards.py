@@ -43,13 +43,14 @@ def board_dtype(n_cells: int) -> np.dtype:
     return np.dtype(np.uint64)
 
 
-def check_shape(m: int, n: int) -> None:
-    """Refuse board sides that are not integers (``TypeError``; ``bool`` is
-    not a side) or make no board (``ValueError``).
+def check_shape(m: int, n: int) -> tuple:
+    """The sides as Python ``int``; refuse sides that are not integers
+    (``TypeError``; ``bool`` is not a side) or make no board (``ValueError``).
 
     Examples
     --------
-    >>> check_shape(3, 4)
+    >>> check_shape(np.uint8(16), 16)
+    (16, 16)
     >>> check_shape(1, 1)
     Traceback (most recent call last):
     ...
@@ -57,10 +58,12 @@ def check_shape(m: int, n: int) -> None:
     """
     if isinstance(m, bool) or isinstance(n, bool) or not (isinstance(m, (int, np.integer)) and isinstance(n, (int, np.integer))):
         raise TypeError(f"board sides must be integers, got m={m!r}, n={n!r}")
+    m, n = int(m), int(n)  # np.uint8(16) * np.uint8(16) would wrap to 0
     if m < 1 or n < 1:
         raise ValueError(f"a board needs sides >= 1, got {m}x{n}")
     if m * n < 2:
         raise ValueError(f"a board needs at least 2 cells, got {m}x{n}")
+    return m, n
 
 
 def goal_board(m: int, n: int, *, dtype=None) -> np.ndarray:
@@ -79,8 +82,19 @@ def goal_board(m: int, n: int, *, dtype=None) -> np.ndarray:
     array([[1, 2, 3],
            [4, 5, 0]], dtype=uint8)
     """
-    check_shape(m, n)
-    dtype = board_dtype(m * n) if dtype is None else np.dtype(dtype)
+    from .memory import check_allocation
+
+    m, n = check_shape(m, n)
+    if dtype is None:
+        dtype = board_dtype(m * n)
+    else:
+        dtype = np.dtype(dtype)
+        if dtype.kind not in "ui":
+            raise TypeError(f"a board dtype must be an integer dtype, got {dtype}")
+        if m * n - 1 > np.iinfo(dtype).max:
+            raise ValueError(f"dtype {dtype} holds values up to {np.iinfo(dtype).max}, a {m}x{n} board needs "
+                             f"{m * n - 1}; use {board_dtype(m * n)} or wider")  # fmt: skip
+    check_allocation(m * n * (8 + dtype.itemsize), f"a {m}x{n} goal board")  # before the int64 range
     g = np.arange(1, m * n + 1, dtype=np.int64)
     g[-1] = 0
     return g.astype(dtype).reshape(m, n)
@@ -189,9 +203,9 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
     single = arr.ndim == 2
     m, n = arr.shape[-2:]
     if m == 0 or n == 0:
-        raise ValueError(f"{label} have an empty side: board shape {m}x{n}")
+        raise ValueError(f"{label}: the boards have an empty side: board shape {m}x{n}")
     if m * n < 2:
-        raise ValueError(f"{label} have {m}x{n} = 1 cell; a board needs at least 2 cells")
+        raise ValueError(f"{label}: the boards are {m}x{n} = 1 cell; a board needs at least 2 cells")
     arr = _to_integer_array(arr, label)
     n_cells = m * n
     batch = arr.reshape(1, m, n) if single else arr

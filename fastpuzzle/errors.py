@@ -15,6 +15,7 @@ classes keeps working, and each carries its facts as attributes (``index``,
     ├── OptionTypeError       (TypeError)   an option has a bad type
     ├── AllocationError       (ValueError)  a buffer larger than the memory available
     ├── StaleDatabaseError    (ValueError)  a cached database must be rebuilt
+    ├── CorruptCacheError     (ValueError)  a cached file is damaged, foreign or not a regular file
     ├── LayerLimitError       (ValueError)  a distance past the layers built near the goal
     └── DistanceBudgetError   (RuntimeError) boards not solved within the budget
 
@@ -36,7 +37,7 @@ from __future__ import annotations
 
 __all__ = [
     "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
-    "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError",
+    "OptionTypeError", "AllocationError", "StaleDatabaseError", "CorruptCacheError", "LayerLimitError", "DistanceBudgetError",
 ]  # fmt: skip
 
 
@@ -149,7 +150,8 @@ class BoardFileError(FastPuzzleError, ValueError):
         if case is not None:
             where = f"line {line} (case {case}): "
         board = f"board {index} " if index is not None else ""
-        super().__init__(f"{self.path}: {where}{board}{reason}")
+        shown = self.path if self.path.isprintable() else repr(self.path)  # a newline in a name stays visible
+        super().__init__(f"{shown}: {where}{board}{reason}")
 
     def __reduce__(self):  # picklable across Dask workers
         return (_rebuild_file_error, (type(self), self.path, self.reason, self.line, self.index, self.column, self.case))
@@ -266,6 +268,31 @@ class StaleDatabaseError(FastPuzzleError, ValueError):
     def __init__(self, path, reason: str):
         self.path, self.reason = str(path), reason
         super().__init__(f"cached database in {self.path} {reason}")
+
+    def __reduce__(self):
+        return (type(self), (self.path, self.reason))
+
+
+class CorruptCacheError(FastPuzzleError, ValueError):
+    """A cached file is corrupted, truncated, foreign or not a regular file
+    (:mod:`fastpuzzle.cachefile`); its store rebuilds it or says how.
+
+    Attributes
+    ----------
+    path : str
+        The cached file.
+    reason : str
+        What is wrong with it.
+
+    Examples
+    --------
+    >>> str(CorruptCacheError("/tmp/t.npy", "is corrupted"))
+    'cached file /tmp/t.npy is corrupted'
+    """
+
+    def __init__(self, path, reason: str):
+        self.path, self.reason = str(path), reason
+        super().__init__(f"cached file {self.path} {reason}")
 
     def __reduce__(self):
         return (type(self), (self.path, self.reason))

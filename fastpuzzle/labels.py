@@ -32,6 +32,7 @@ from numba import prange
 
 from ._jit import pjit
 from .boards import as_goal, check_shape
+from .errors import OptionError, OptionTypeError
 from .generate import check_count, seed_key
 
 __all__ = ["labelled_boards", "labelled_chunks", "CHUNK_BOARDS", "MAX_EXACT_CELLS"]
@@ -93,14 +94,14 @@ def _check_options(m, n, count, distance, goal, exact, time_limit):
     check_shape(m, n)
     count = check_count(count)
     if count is None:
-        raise TypeError("count must be an integer >= 0, got None")
+        raise OptionTypeError("count", None, "must be an integer >= 0")
     if not isinstance(exact, (bool, np.bool_)):
-        raise TypeError(f"exact must be True or False, got {exact!r}")
+        raise OptionTypeError("exact", exact, "must be True or False")
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float, np.integer, np.floating)):
-            raise TypeError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
+            raise OptionTypeError("time_limit", time_limit, "must be a number of seconds or None")
         if not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+            raise OptionError("time_limit", time_limit, "must be > 0 seconds")
     target = as_goal(goal, m, n)
     span = None
     if distance is not None:

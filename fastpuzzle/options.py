@@ -219,5 +219,5 @@ def cache_dir() -> Path:
     >>> isinstance(cache_dir(), Path)
     True
     """
-    env = os.environ.get("FASTPUZZLE_CACHE")
-    return Path(env) if env else Path.home() / ".cache" / "fastpuzzle"
+    env = os.environ.get("FASTPUZZLE_CACHE")  # '~' expanded, a relative path taken from the working directory
+    return Path(os.path.abspath(os.path.expanduser(env))) if env else Path.home() / ".cache" / "fastpuzzle"

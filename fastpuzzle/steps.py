@@ -24,6 +24,7 @@ from numba import prange
 
 from ._jit import jit, pjit, use_threads
 from .boards import as_boards
+from .errors import OptionError
 from .moves import UNDO, decode_moves, encode_moves, neighbour_cells
 
 __all__ = ["legal_moves", "neighbours", "step_boards", "random_legal_moves", "inverse_moves", "move_tables"]
@@ -262,7 +263,7 @@ def step_boards(boards, moves, *, out=None, illegal: str = "raise", check: bool 
     [[1, 2], [3, 0]]
     """
     if illegal not in ("raise", "stay"):
-        raise ValueError(f"illegal must be 'raise' or 'stay', got {illegal!r}")
+        raise OptionError("illegal", illegal, "must be 'raise' or 'stay'")
     flat, single, m, n = _flat_batch(boards, check)
     B = flat.shape[0]
     codes = _check_codes(moves, B)

@@ -149,3 +149,20 @@ def test_reward_function_and_text():
     single = SlidingPuzzleEnv(2, 3, reward=reward, render_mode="ansi")
     single.reset(seed=1)
     assert single.step(0)[1] in (0.0, 1.0) and "." in single.render()
+
+
+def test_threaded_and_serial_steps_agree():
+    a = SlidingPuzzleVectorEnv(600, 3, 4, reward="manhattan", max_steps=5)
+    b = SlidingPuzzleVectorEnv(600, 3, 4, reward="manhattan", max_steps=5)
+    assert a._parallel
+    b._parallel = False
+    oa, _ = a.reset(seed=1)
+    ob, _ = b.reset(seed=1)
+    assert (oa == ob).all()
+    for _ in range(8):  # through a truncation and the autoreset after it
+        acts = a.sample_actions()
+        assert (acts == b.sample_actions()).all()
+        ra, rb = a.step(acts), b.step(acts)
+        for x, y in zip(ra[:4], rb[:4]):
+            assert (x == y).all()
+        assert (ra[4]["action_mask"] == rb[4]["action_mask"]).all()

@@ -360,7 +360,7 @@ def test_dispatch_to_constructive_and_pdb(monkeypatch, tmp_path):
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     calls = []
 
-    def fake_constructive(board, goal=None, count_only=False):
+    def fake_constructive(board, goal=None, count_only=False, time_limit=None):
         calls.append(("constructive", board.shape))
         return fp.Solution(np.array([2], np.uint8), status="found", method="constructive")
 

@@ -110,7 +110,8 @@ def _main(argv, own_process=False) -> int:
         _silence_stdout()  # the reader went away (e.g. `| head`): stop quietly
         return 0
     except OSError as error:
-        where = f"{error.filename}: " if getattr(error, "filename", None) else ""
+        name = getattr(error, "filename", None)
+        where = f"{name if str(name).isprintable() else repr(name)}: " if name else ""
         _say(command, f"{where}{error.strerror or error}")
         return EXIT_BAD_INPUT
     except OutputInterrupted as error:

@@ -121,11 +121,21 @@ def load_board_arg(text, shape, what):
     from ..io.read import load_boards_and_lines
     from ..io.text import read_text_boards
 
-    written_inline = any(ch.isdigit() for ch in text) and set(text) <= set("0123456789 \t/;,")
+    written_inline = any(ch.isdigit() for ch in text) and set(text) <= set("0123456789 \t/;,-+")
     if text == "-" or os.path.lexists(text) or not written_inline:
         return load_boards_and_lines(text, shape=shape, name=f"{what} {input_name(text)}")
-    inline = text.replace("/", " ").replace(";", " ").replace(",", " ")
     name = f"{what} {text!r}"
+    rows = [r.replace(",", " ").split() for r in text.replace(";", "/").split("/")]
+    if len(rows) > 1:  # rows separated by '/' or ';': they give the shape
+        if any(len(r) != len(rows[0]) for r in rows) or not rows[0]:
+            raise CLIError(f"{name}: rows of {', '.join(str(len(r)) for r in rows)} numbers; every row must "
+                           "have the same length")  # fmt: skip
+        row_shape = (len(rows), len(rows[0]))
+        if shape is not None and tuple(shape) != row_shape:
+            raise CLIError(f"{name}: its rows make a {row_shape[0]}x{row_shape[1]} board, --shape says "
+                           f"{shape[0]}x{shape[1]}")  # fmt: skip
+        shape = row_shape
+    inline = " ".join(" ".join(r) for r in rows)
     boards, lines = read_text_boards(inline.encode(), name, shape, "lines")
     return boards, lines, name
 

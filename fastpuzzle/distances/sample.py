@@ -30,6 +30,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
+
+from ..boards import board_dtype
+from ..memory import check_allocation
 from .exact import DistanceBudgetError, distance
 from .index import pick_ranks
 from .near import MAX_NEAR_CELLS, random_near_goal
@@ -95,6 +98,12 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET)
     key); the public door is ``random_solvable(..., distance=)``.  Returns a
     batch ``(count, m, n)``.
     """
+    if count == 0:  # nothing to draw: no table, no sample, no search
+        return np.zeros((0, m, n), board_dtype(m * n))
+    # the real peak, not the output alone: three int64 per board (draws, layers, ranks or codes)
+    # beside the boards and one decoded copy of them
+    check_allocation(count * (3 * 8 + 2 * m * n * board_dtype(m * n).itemsize),
+                     f"{count:,} {m}x{n} boards at distance {lo}..{hi}")  # fmt: skip
     if m * n <= MAX_TABLE_CELLS:
         table = distance_table(m, n, goal=goal)
         total = int(table.counts[lo : hi + 1].sum()) if lo <= table.radius else 0

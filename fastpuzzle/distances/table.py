@@ -21,13 +21,14 @@ import math
 import numbers
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import options
 from ..boards import BoardError, as_boards, as_goal
-from ..atomic import save_array
+from ..cachefile import CorruptCacheError, cache_root, open_array, remove_cached, save_checked, usable_directory
 from .index import ranks_in_range
 from .ranking import StateSpace
 from .search import UNSEEN, bfs, histogram
@@ -118,7 +119,7 @@ class DistanceTable:
                 f"boards are {batch.shape[1]}x{batch.shape[2]} but the table is for "
                 f"{self.shape[0]}x{self.shape[1]} boards"
             )
-        ranks = self.space.ranks(batch.reshape(batch.shape[0], -1))
+        ranks = self.space.ranks(batch.reshape(batch.shape[0], batch.shape[1] * batch.shape[2]))
         bad = np.flatnonzero(ranks < 0)
         if bad.size:
             raise BoardError("boards", None if single else int(bad[0]), "cannot reach the goal (other half of the state space)")
@@ -128,22 +129,42 @@ class DistanceTable:
 
 def table_path(m: int, n: int, blank: int):
     """Cache file of the table for ``m x n`` boards whose goal blank is at cell ``blank``."""
-    return options.cache_dir() / "distances" / f"{m}x{n}-blank{blank}-v{_FORMAT}.npy"
+    return cache_root() / "distances" / f"{m}x{n}-blank{blank}-v{_FORMAT}.npy"
+
+
+def _describe(space) -> dict:
+    """What a cached table must say it holds (checked with its CRC-32 on load)."""
+    return {"kind": "distance-table", "format": _FORMAT, "board": [space.m, space.n], "blank": int(space.blank),
+            "boards": int(space.size)}  # fmt: skip
 
 
 def _load(space, path):
-    try:
-        depths = np.load(path, mmap_mode="r")
-    except (ValueError, OSError, EOFError) as error:
-        raise ValueError(f"cached distance table {path} is truncated or foreign ({error}); delete it to rebuild") from None
+    """Depths and counts of the cached table (``CorruptCacheError`` if it is not whole and ours)."""
+    depths = open_array(path, _describe(space))
     padded = -(-space.size // 8) * 8
     if depths.dtype != np.uint8 or depths.shape != (padded,):
-        raise ValueError(f"cached distance table {path} is truncated or foreign; delete it to rebuild")
+        raise CorruptCacheError(path, "is truncated or foreign")
     counts = histogram(depths, space.size)
     if counts[UNSEEN] or counts[0] != 1:
-        raise ValueError(f"cached distance table {path} is incomplete; delete it to rebuild")
+        raise CorruptCacheError(path, "is incomplete")
     radius = int(np.flatnonzero(counts[:UNSEEN])[-1])
     return depths, counts[: radius + 1].copy()
+
+
+def _cached(space, goal, path):
+    """The cached table, or None (missing; corrupted or foreign ones are removed with a warning)."""
+    try:
+        depths, counts = _load(space, path)
+    except FileNotFoundError:
+        return None
+    except CorruptCacheError as error:
+        warnings.warn(f"{error}; it is rebuilt", RuntimeWarning, stacklevel=3)
+        try:
+            remove_cached(path)
+        except OSError:
+            pass
+        return None
+    return DistanceTable((space.m, space.n), goal, space, depths, counts, 0.0, path)
 
 
 def _check_int(value, name):
@@ -190,11 +211,10 @@ def distance_table(m, n, *, goal=None, cache=None, progress=None, time_limit=Non
             [1, 2, 3]]], dtype=uint8)
     """
     m, n = _check_int(m, "m"), _check_int(n, "n")
-    goal = as_goal(goal, m, n)  # also checks the shape
-    if m * n > MAX_TABLE_CELLS:
+    if m * n > MAX_TABLE_CELLS and m >= 1 and n >= 1:  # before the goal is built (10**6 x 10**6: 7 TiB)
         raise ValueError(
             f"distance tables cover boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n} = {m * n} cells "
-            f"({math.factorial(m * n) // 2:,} boards); use fastpuzzle.distance (optimal solver) or the Dask "
+            f"({f'{math.factorial(m * n) // 2:,}' if m * n <= 40 else 'more than 10^47'} boards); use fastpuzzle.distance (optimal solver) or the Dask "
             "search in fastpuzzle.distances.cluster"
         )
     cache, progress = options.flag(cache, "cache", none=True), options.flag(progress, "progress", none=True)
@@ -206,17 +226,25 @@ def distance_table(m, n, *, goal=None, cache=None, progress=None, time_limit=Non
         return DistanceTable((m, n), goal, space, memo.depths, memo.counts, 0.0, memo.path, memo.range_index)
     on_disk = space.size > CACHE_MIN_BOARDS if cache is None else cache
     path = table_path(m, n, space.blank) if on_disk else None
-    if path is not None and path.exists():
-        depths, counts = _load(space, path)
-        table = DistanceTable((m, n), goal, space, depths, counts, 0.0, path)
-    else:
+    table = _cached(space, goal, path) if path is not None else None
+    if table is None:
+        problem = usable_directory(path.parent) if path is not None else None
+        if problem is not None:  # said before the work, not after it
+            warnings.warn(f"the distance table cannot be cached: {problem}; it is built in memory only",
+                          RuntimeWarning, stacklevel=2)  # fmt: skip
+            path = None
         table = _build(space, goal, progress, time_limit, threads != 1)
         if path is not None:
-            save_array(path, table.depths)
-            seconds = table.seconds
-            del table  # the memory map replaces the built array: one copy at a time
-            depths, counts = _load(space, path)
-            table = DistanceTable((m, n), goal, space, depths, counts, seconds, path)
+            try:
+                save_checked(path, table.depths, _describe(space))
+            except OSError as error:
+                warnings.warn(f"the distance table was not cached ({error}); the answer stands",
+                              RuntimeWarning, stacklevel=2)  # fmt: skip
+            else:
+                seconds = table.seconds
+                del table  # the memory map replaces the built array: one copy at a time
+                depths, counts = _load(space, path)
+                table = DistanceTable((m, n), goal, space, depths, counts, seconds, path)
     if cache is not False:
         _MEMO[key] = table
     return table

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..boards import as_goal, board_dtype, check_shape
+from ..errors import OptionError, OptionTypeError
 from .curriculum import Curriculum
 from .kernel import REWARD_CODES
 
@@ -59,17 +60,17 @@ class EnvOptions:
             else:
                 code = REWARD_CODES[reward]
         else:
-            raise ValueError(f"reward must be one of {', '.join(REWARDS)} or a function, got {reward!r}")
+            raise OptionError("reward", reward, f"must be one of {', '.join(REWARDS)} or a function")
         if illegal not in ("stay", "raise"):
-            raise ValueError(f"illegal must be 'stay' (the board stays, the step counts) or 'raise', got {illegal!r}")
+            raise OptionError("illegal", illegal, "must be 'stay' (the board stays, the step counts) or 'raise'")
         if max_steps is None:
             max_steps = 0
         elif isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
-            raise ValueError(f"max_steps must be a whole number >= 1 or None (no limit), got {max_steps!r}")
+            raise OptionError("max_steps", max_steps, "must be a whole number >= 1 or None (no limit)")
         if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+            raise OptionError("render_mode", render_mode, "must be None, 'ansi' or 'human'")
         if not isinstance(copy, (bool, np.bool_)):
-            raise TypeError(f"copy must be True or False, got {copy!r}")
+            raise OptionTypeError("copy", copy, "must be True or False")
         return cls(m, n, cur, code, reward_fn, exact, illegal == "stay", int(max_steps), bool(copy), render_mode,
                    board_dtype(m * n))
 

@@ -117,8 +117,7 @@ def prepare_shape_goal(m, n, goal, count=1):
     >>> prepare_shape_goal(2, 2, None)
     (2, 2, array([1, 2, 3, 0], dtype=uint8))
     """
-    check_shape(m, n)
-    m, n = int(m), int(n)
+    m, n = check_shape(m, n)
     itemsize = board_dtype(m * n).itemsize
     # The goal takes one board; goal_board builds it through an int64 range.
     check_allocation(m * n * (itemsize + 8), f"a {m}x{n} goal board")
@@ -321,7 +320,9 @@ def scramble(m, n, moves, *, count=None, seed=None, goal=None, return_moves=Fals
     B = 1 if count is None else count
     m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
     if return_moves:
-        check_allocation(B * walk_length * (1 if return_moves == "codes" else 2), f"{B:,} walks of {walk_length:,} moves")
+        # codes, then (as strings) their letters and one str object each (about 60 bytes + the letters)
+        per_walk = walk_length if return_moves == "codes" else 3 * walk_length + 72
+        check_allocation(B * per_walk, f"{B:,} walks of {walk_length:,} moves")
     key = seed_key(seed)
     out = np.empty((B, m * n), board_dtype(m * n))
     codes = np.empty((B, walk_length), np.uint8) if return_moves else _no_walks()

@@ -292,7 +292,10 @@ def iter_text_boards(f, head, name, shape, fmt, check, block_bytes=TEXT_BLOCK_BY
             pending += more
         if fmt == "auto" and not eof:
             # settle the layout on a prefix, so the first cut already knows it
-            prefix = pending[: max(1 << 20, block_bytes // 64)]
+            # on a prefix that holds the first group of lines whole (a 1000x1000 grid is 4.9 MB)
+            lead = len(pending) - len(pending.lstrip())
+            gap = [i for i in (pending.find(b"\n\n", lead), pending.find(b"\n\r\n", lead)) if i >= 0]
+            prefix = pending[: max(1 << 20, block_bytes // 64, min(gap, default=-2) + 2)]
             prefix = prefix[: prefix.rfind(b"\n") + 1]
             vals, counts = parse_text(prefix, name)
             fmt = _detect_text_format(vals, counts, parse_shape(shape) if shape is not None else None)

@@ -6,8 +6,10 @@ IDA* engine (:mod:`fastpuzzle.search.ida`):
 
 1. **incumbent** -- weighted IDA* with decreasing weights (:data:`WEIGHTS`,
    the engine's ``weight``), each try with a slice of the budget; a weight
-   whose try runs out stops the descent.  If none finishes, the constructive
-   solver gives one (it always does);
+   whose try runs out stops the descent.  Above 25 cells, beam searches of
+   doubling width (:mod:`fastpuzzle.search.beam`, :data:`BEAM_SHARE` of the
+   budget) and the constructive solver compete; the constructive solver is
+   the fallback everywhere (it always answers);
 2. **windows** -- loops cut and windows of the incumbent re-solved optimally
    between their end boards, wider and wider (:mod:`fastpuzzle.search.windows`);
 3. **bound** -- plain IDA* with a share of the rest, its stack sized to the
@@ -35,12 +37,14 @@ from . import ida
 from .clock import clock
 from .windows import WindowSolver, cut_loops
 
-__all__ = ["WEIGHTS", "DEFAULT_TIME_LIMIT", "AnytimeResult", "anytime_search", "solution_parity"]
+__all__ = ["WEIGHTS", "BEAM_SHARE", "DEFAULT_TIME_LIMIT", "AnytimeResult", "anytime_search", "solution_parity"]
 
 #: Weights of the incumbent phase, in the order tried.
 WEIGHTS = (3.0, 2.0, 1.5, 1.3, 1.2, 1.12, 1.06)
 #: Seconds ``solve(method="auto")`` spends on a board of more than 16 cells when no budget is given.
 DEFAULT_TIME_LIMIT = 10.0
+#: Share of the budget the beams take on boards of more than 25 cells.
+BEAM_SHARE = 0.5
 #: Window widths of the windows phase, in the order tried.
 WIDTHS = (8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 96, 112, 128)
 
@@ -107,6 +111,28 @@ def _weighted(cells, engine, weight, max_nodes, deadline, info):
         capacity *= 2
 
 
+def _beams(cells, m, n, goal, budget, best):
+    """The shortest of ``best`` and beam searches of doubling width (:mod:`fastpuzzle.search.beam`).
+
+    The beam has no node count: with a node budget only, one beam of 1,000 boards runs.
+    """
+    from .beam import beam_search
+
+    end = budget.share(BEAM_SHARE)[1]
+    width = 1000
+    while True:
+        start = clock()
+        codes = beam_search(cells, m, n, goal, width, deadline=end)
+        if codes is not None:
+            codes = cut_loops(cells, m, n, codes)
+            if best is None or len(codes) < len(best):
+                best = codes
+        # the next beam costs about twice this one: start it only if it can end in time
+        if not end or codes is None or clock() + 2 * (clock() - start) > end:
+            return best
+        width *= 2
+
+
 def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fallback=None,
                    proof_share=None, bound_share=0.25) -> AnytimeResult:  # fmt: skip
     """Best solution and proved lower bound for one board within a budget.
@@ -162,6 +188,8 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
             best = codes
         if len(best) <= h0 or budget.spent():
             break
+    if m * n > 25 and not budget.spent():  # beyond 5x5: beams, wider while a third of the budget lasts
+        best = _beams(cells, m, n, goal, budget, best)
     if fallback is not None and (best is None or m * n > 25):  # beyond 5x5 the constructive answer may be shorter
         other = fallback()
         if best is None or len(other) < len(best):

@@ -223,10 +223,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     pos[as_unsigned(tile)] = home
                     aux1 = np.int64(data[offsets[p] + rank_placement(buf, sizes[p], weights[p])])
                     h += aux1 - values[0, p]
-                aux2 = -1  # new value of the reflected tile's pattern
-                # the reflection only where it can matter: the child is not
-                # pruned yet, or its f might lower the next threshold
-                if reflect and (h <= room or depth + 1 + h < next_threshold):
+                aux2 = -1  # new value of the reflected tile's pattern, looked up only where it can matter:
+                h_weighted = (h * weight) >> WEIGHT_SHIFT  # the child is not pruned yet, or its f may lower next_threshold
+                if reflect and (h_weighted <= room or depth + 1 + h_weighted < next_threshold):
                     h_reflected = sums[1]
                     reflected = tile_map[as_unsigned(tile)]
                     p = pattern_of[as_unsigned(reflected)]
@@ -420,8 +419,11 @@ class Heuristic:
         (:func:`fastpuzzle.moves.move_automaton`); 2 prunes only the move
         that undoes the previous one (Korf's node counts).
     order : tuple of the 4 move codes, optional
-        The order moves are tried in (:func:`fastpuzzle.moves.successor_tables`;
-        default U L R D).
+        For a search on the image of the user's board under a symmetry: the
+        codes the user's U, L, R, D become there.  The moves are tried in
+        that order (:func:`fastpuzzle.moves.successor_tables`) and the move
+        automaton reads the user's codes, so the search meets the nodes, and
+        the solution, it would meet on the board itself.
 
     Examples
     --------
@@ -434,8 +436,13 @@ class Heuristic:
                  order=None):  # fmt: skip
         self.m, self.n, self.name = m, n, name
         self.goal = np.ascontiguousarray(goal.ravel())
-        tables = successor_tables(m, n) if order is None else successor_tables(m, n, tuple(order))
-        self.successors = (*tables, move_automaton(prune_length))
+        automaton = move_automaton(prune_length)
+        if order is None:
+            tables = successor_tables(m, n)
+        else:  # moves tried, and sequences pruned, as on the user's board
+            tables = successor_tables(m, n, tuple(order))
+            automaton = np.ascontiguousarray(automaton[:, np.argsort(order)])
+        self.successors = (*tables, automaton)
         # The family's tables, None for the other family: the engine compiles
         # one loop per family from that (see "heuristic dispatch" in the source).
         self.lc_tables = self.pdb_tables = None

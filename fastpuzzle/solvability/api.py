@@ -256,7 +256,7 @@ def _reachable_batches(batch: np.ndarray, reference: np.ndarray) -> np.ndarray:
     m, n = batch.shape[1:]
     if m == 1 or n == 1:
         out = np.empty(batch.shape[0], np.bool_)
-        kernel = _inv.batch_same_order_par if use_threads(batch[0].size * batch.shape[0]) else _inv.batch_same_order
+        kernel = _inv.batch_same_order_par if use_threads(m * n * batch.shape[0]) else _inv.batch_same_order
         kernel(_flat(batch), _flat(reference), out)
         return out
     return _invariant_of(batch) == _invariant_of(reference)

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from ...boards import as_goal
+from ...boards import as_goal, check_shape
 from ...memory import check_allocation
 from .build_sets import build_pattern
 from .heuristic import MAX_CELLS, PatternDatabase, check_partition, reflection_applies
@@ -49,7 +49,9 @@ def build_partition(
     >>> db.lookup([[0, 1, 2], [4, 5, 3]]) <= 5
     True
     """
-    m, n = (int(shape[0]), int(shape[1]))
+    if isinstance(shape, (str, bytes)) or not hasattr(shape, "__len__") or len(shape) != 2:
+        raise TypeError(f"shape must be a pair (m, n), got {shape!r}")
+    m, n = check_shape(shape[0], shape[1])
     if m < 2 or n < 2:
         raise ValueError(f"pattern databases need a board with at least 2 rows and 2 columns, got {m}x{n}")
     if m * n > MAX_CELLS:
@@ -66,10 +68,12 @@ def build_partition(
             )
     n_cells = m * n
     sizes = [placement_count(n_cells, len(p)) for p in partition]
+    # the tables, plus the largest pattern's working set (reached marks and two frontier bitsets)
+    largest = max(sizes)
+    work = largest * (1 if n_cells <= 16 else 2) + 2 * 8 * (-(-largest // 64))
+    check_allocation(int(sum(sizes)) + work, f"pattern databases of {', '.join(str(len(p)) for p in partition)} tiles "
+                                             f"on a {m}x{n} board")  # fmt: skip
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    # the tables, then one pattern's breadth-first buffers at a time (at most 2.25 bytes a placement)
-    check_allocation(int(sum(sizes)) + 3 * max(sizes, default=0),
-                     f"pattern databases of {int(sum(sizes)):,} placements and their build")  # fmt: skip
     data = big_zeros(int(sum(sizes)), np.uint8)
     bar = None
     if progress:

@@ -25,6 +25,7 @@ from numba import prange
 
 from ..._jit import jit, pjit, use_threads
 from ...atomic import save_array, write_text
+from ...cachefile import describe_array
 from ...boards import as_boards
 from ...moves import board_symmetries
 from .ranking import placement_weights, rank_placement
@@ -45,7 +46,15 @@ def check_partition(partition, m, n):
     n_cells = m * n
     seen = set()
     out = []
+    if isinstance(partition, (str, bytes)) or not hasattr(partition, "__iter__"):
+        raise TypeError(f"a partition must be a sequence of tile sequences, got {partition!r}")
     for p in partition:
+        if isinstance(p, (str, bytes)) or not hasattr(p, "__iter__"):
+            raise TypeError(f"each pattern must be a sequence of tiles, got {p!r}")
+        p = list(p)
+        for t in p:  # 1.0 and True are not tiles
+            if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, np.integer)):
+                raise TypeError(f"pattern tiles must be integers, got {t!r} ({type(t).__name__}) in {p!r}")
         tiles = tuple(int(t) for t in p)
         if not tiles:
             raise ValueError("a pattern must hold at least one tile")
@@ -56,6 +65,8 @@ def check_partition(partition, m, n):
                 raise ValueError(f"tile {t} is in two patterns; additive patterns must be disjoint")
             seen.add(t)
         out.append(tiles)
+    if not out:
+        raise ValueError("a partition needs at least one pattern of tiles")
     return tuple(out)
 
 
@@ -157,7 +168,7 @@ class PatternDatabase:
         tiles, sizes, weights, offsets, pat_of, cell_map, tile_map = self._kernel_arrays()
         kernel = _lookup_batch_parallel if use_threads(batch.size) else _lookup_batch
         out = kernel(
-            batch.reshape(batch.shape[0], -1), self.data, tiles, sizes, weights, offsets, cell_map, tile_map, self.reflect
+            batch.reshape(batch.shape[0], batch.shape[1] * batch.shape[2]), self.data, tiles, sizes, weights, offsets, cell_map, tile_map, self.reflect
         )
         return int(out[0]) if single else out
 
@@ -166,6 +177,7 @@ class PatternDatabase:
         directory = Path(directory)
         save_array(directory / "tables.npy", self.data)
         meta = dict(
+            tables=describe_array(self.data),  # checked with the data on load (fastpuzzle.cachefile)
             format=FORMAT_VERSION,
             name=self.name,
             shape=list(self.shape),

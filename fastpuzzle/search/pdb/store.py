@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ...boards import as_goal
+from ...cachefile import CorruptCacheError, open_array, regular_file, usable_directory
 from ...errors import StaleDatabaseError
 from ...options import cache_dir
 from .build import build_partition
@@ -91,6 +92,13 @@ def build(name: str, *, progress: bool = True, force: bool = False, directory=No
                 return load(key, directory=directory)
             except (FileNotFoundError, StaleDatabaseError):
                 pass
+        problem = usable_directory(target)
+        if problem is not None:  # checked before minutes of work, not after
+            raise OSError(f"cannot cache pattern database {key!r}: {problem}; set FASTPUZZLE_CACHE to a writable "
+                          "directory")
+        for stale in (target / "tables.npy", target / "meta.json"):
+            if stale.exists() and not stale.is_file():  # a FIFO would block the save
+                stale.unlink()
         spec = DATABASES[key]
         db = build_partition(spec["shape"], spec["partition"], name=key, progress=progress)
         db.save(target)
@@ -143,7 +151,14 @@ def load(name: str, *, directory=None) -> PatternDatabase:
 def _read_cached(key: str, path: Path) -> PatternDatabase:
     """The database in ``path``; any inconsistency raises (turned into ValueError by :func:`load`)."""
     rebuild = f"rebuild it with fastpuzzle.pdb.build({key!r}, force=True)"
-    meta = json.loads((path / "meta.json").read_text())
+    try:
+        regular_file(path / "meta.json")
+        meta = json.loads((path / "meta.json").read_text())
+        if not isinstance(meta.get("tables"), dict):
+            raise CorruptCacheError(path / "meta.json", "has no checksum of its tables (an older build)")
+        data = open_array(path / "tables.npy", {}, meta["tables"])
+    except CorruptCacheError as error:  # rebuilt on use for the quick ones (like a stale format)
+        raise StaleDatabaseError(path, f"{error.reason}; {rebuild}") from None
     spec = DATABASES[key]
     m, n = (int(v) for v in meta["shape"])
     partition = tuple(tuple(int(t) for t in p) for p in meta["partition"])
@@ -157,7 +172,6 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
         reflect and not reflection_applies(goal, partition)
     ):
         raise ValueError(f"cached database in {path} has inconsistent metadata; {rebuild}")
-    data = np.load(path / "tables.npy", mmap_mode="r", allow_pickle=False)
     if data.dtype != np.uint8 or data.shape != (sum(sizes),):
         raise ValueError(f"cached database in {path} is truncated; {rebuild}")
     return PatternDatabase(

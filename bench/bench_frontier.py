@@ -1,0 +1,228 @@
+"""The optimal frontier: Korf's 24-puzzle with 6-6-6-6, the 15-puzzle's hardest, and the levers measured.
+
+    python bench/bench_frontier.py           # full (needs 7-8 and 6-6-6-6 built: fastpuzzle pdb build ...)
+    python bench/bench_frontier.py --quick   # #38 and #40 with today's settings, dual-lookup strength
+    python bench/bench_frontier.py --kf15    # only the 15 Korf-Felner instances under 1e10 nodes (an hour or more)
+    FASTPUZZLE_BENCH_KF15=1 python -m bench --only frontier   # the same, inside the full family
+
+Rows (CPU seconds are ``time.process_time`` of this process, JIT warm,
+databases paged in; every solution checked against the published optimum
+and verified):
+
+* Korf's 24-puzzle #38 and #40 (the file's order, Korf & Felner 2002), side
+  by side: the search on the database's image of the board with the moves
+  tried in U L R D order *there* (before: the half turn onto the database's
+  goal reverses Korf's order on the board), against the moves tried, and the
+  automaton read, in U L R D order on the board itself (after, the default).
+  Korf & Felner count *expanded* nodes; ours are *generated* (every child,
+  pruned ones included), so our ratio to theirs is an upper bound on the
+  like-for-like one.
+* Levers on #38 and #40: a deeper move automaton (12 moves against the
+  default 10): nodes and CPU side by side.
+* Dual lookups (:mod:`fastpuzzle.search.pdb.dual`): on random boards, how
+  often the dual bound exceeds the regular one (reflection included) and by
+  how much on average, and the lookup cost of each, side by side.
+* The 15-puzzle goal rows: the 17 positions that need 80 moves (7-8 +
+  reflection, mean and worst CPU), Korf's 100 (nodes per instance).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from fastpuzzle import pdb, random_solvable  # noqa: E402
+from fastpuzzle.moves import PRUNE_LENGTH  # noqa: E402
+from fastpuzzle.search import ida  # noqa: E402
+from fastpuzzle.search.pdb.dual import dual_lookup  # noqa: E402
+from fastpuzzle.search.solve import _Search  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data"
+KORF_GOAL = np.arange(25).reshape(5, 5)  # korf24_50.txt's goal: blank top-left
+GOAL_SECONDS_24 = 5.0
+GOAL_NODES_KORF100 = 15_000
+GOAL_HARD80_MEAN, GOAL_HARD80_WORST = 1.0, 2.0
+
+
+def _row(name, value, unit, ratio=None, baseline=None, note=""):
+    return dict(family="frontier", name=name, value=value, unit=unit, ratio=ratio, baseline=baseline, note=note)
+
+
+def read_instances(name: str, n_tiles: int):
+    rows = []
+    for line in (DATA / name).read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            v = [int(x) for x in line.split()]
+            rows.append((np.array(v[:n_tiles]), v[n_tiles]))
+    return rows
+
+
+def korf_felner_nodes() -> dict:
+    """Instance number -> nodes Korf & Felner expanded (``korf24_50_nodes.txt``)."""
+    out = {}
+    for line in (DATA / "korf24_50_nodes.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            i, _, nodes = (int(x) for x in line.split())
+            out[i] = nodes
+    return out
+
+
+def _engines(db, prune_length=PRUNE_LENGTH):
+    """(search on the user's board, the same heuristic with the moves tried in the image's order)."""
+    search = _Search(5, 5, KORF_GOAL, "pdb", db, prune_length)
+    image_order = ida.Heuristic(5, 5, db.goal, "pdb", db, prune_length=prune_length)
+    return search, image_order
+
+
+def _solve(search, engine, board, length):
+    cells = search.map_boards(board.reshape(1, -1).astype(np.uint8))[0]
+    c0 = time.process_time()
+    status, codes, nodes, _ = ida.ida_search(cells, engine)
+    cpu = time.process_time() - c0
+    if status != ida.STATUS_FOUND or len(codes) != length:
+        raise SystemExit(f"24-puzzle: status {status}, {len(codes)} moves, expected {length}")
+    return nodes, cpu
+
+
+def korf24_rows(db, which, before=True) -> list[dict]:
+    inst = read_instances("korf24_50.txt", 25)
+    published = korf_felner_nodes()
+    search, image_order = _engines(db)
+    rows = []
+    for i in which:
+        board, length = inst[i - 1]
+        kf = published.get(i)
+        nodes, cpu = _solve(search, search.engine, board, length)
+        note = f"{nodes:,} nodes generated; Korf-Felner {kf:,} expanded ({nodes / kf:.2f}x)" if kf else f"{nodes:,} nodes"
+        if before:
+            nodes0, cpu0 = _solve(search, image_order, board, length)
+            note += f"; before (U L R D on the database's image): {nodes0:,} nodes, {cpu0:.2f} s"
+        rows.append(_row(f"korf24 #{i} (optimal {length}) cpu seconds", round(cpu, 2), "s",
+                         ratio=round(cpu / GOAL_SECONDS_24, 2), baseline=GOAL_SECONDS_24,
+                         note=note + "; ratio = cpu / goal"))  # fmt: skip
+    return rows
+
+
+def automaton_rows(db, which, deeper=12) -> list[dict]:
+    inst = read_instances("korf24_50.txt", 25)
+    rows = []
+    base, _ = _engines(db)
+    deep, _ = _engines(db, deeper)
+    for i in which:
+        board, length = inst[i - 1]
+        n0, c0 = _solve(base, base.engine, board, length)
+        n1, c1 = _solve(deep, deep.engine, board, length)
+        rows.append(_row(f"korf24 #{i} automaton {deeper} / {PRUNE_LENGTH} moves: nodes", round(n1 / n0, 3), "",
+                         note=f"{n1:,} vs {n0:,} nodes; cpu {c1:.2f} s vs {c0:.2f} s (ratio {c1 / c0:.2f}); "
+                         f"{deep.engine.successors[2].shape[0]:,} vs {base.engine.successors[2].shape[0]:,} states"))  # fmt: skip
+    return rows
+
+
+def dual_rows(dbs, count) -> list[dict]:
+    rows = []
+    for db in dbs:
+        m = db.shape[0]
+        boards = np.asarray(random_solvable(m, m, count, seed=18))
+        db.lookup(boards), dual_lookup(db, boards)  # warm (the batch lookup picks its kernel by size) and page in
+        c0 = time.process_time()
+        regular = db.lookup(boards)
+        c1 = time.process_time()
+        dual = dual_lookup(db, boards)
+        c2 = time.process_time()
+        gain = np.maximum(regular, dual) - regular
+        rows.append(_row(f"dual lookups {db.name}: boards raised", round(float((gain > 0).mean()), 4), "",
+                         note=f"{count:,} random boards; mean bound {regular.mean():.2f} regular, {dual.mean():.2f} dual, "
+                         f"{(regular + gain).mean():.3f} max; cost per board {1e9 * (c2 - c1) / count:.0f} ns dual vs "
+                         f"{1e9 * (c1 - c0) / count:.0f} ns regular (whole lookups, reflection included)"))  # fmt: skip
+    return rows
+
+
+def fifteen_rows(quick) -> list[dict]:
+    db = pdb.load("7-8")
+    np.asarray(db.data).sum()
+    rows = []
+    hard = read_instances("hard80.txt", 16)[: 3 if quick else None]
+    pdb.solve_with_pdb(hard[0][0].reshape(4, 4), database=db, max_nodes=10)  # warm
+    cpu = []
+    for b, n in hard:
+        c0 = time.process_time()
+        s = pdb.solve_with_pdb(b.reshape(4, 4), database=db)
+        cpu.append(time.process_time() - c0)
+        if not (s.status == "optimal" and s.length == n and s.verify(b.reshape(4, 4))):
+            raise SystemExit(f"hard80: {s.status}, {s.length} moves, expected {n}")
+    cpu = np.array(cpu)
+    rows.append(_row(f"hard80 ({len(hard)}) 7-8 +reflection cpu seconds mean", round(cpu.mean(), 3), "s",
+                     ratio=round(cpu.mean() / GOAL_HARD80_MEAN, 2), baseline=GOAL_HARD80_MEAN,
+                     note=f"worst {cpu.max():.3f} s (goal {GOAL_HARD80_WORST} s); ratio = mean / goal"))  # fmt: skip
+    korf = read_instances("korf100_blank_last.txt", 16)[: 10 if quick else None]
+    nodes = 0
+    for b, n in korf:
+        s = pdb.solve_with_pdb(b.reshape(4, 4), database=db)
+        if not (s.status == "optimal" and s.length == n):
+            raise SystemExit(f"korf100: {s.status}, {s.length} moves, expected {n}")
+        nodes += s.nodes
+    rows.append(_row(f"korf{len(korf)} 7-8 +reflection nodes per instance", round(nodes / len(korf)), "nodes",
+                     ratio=round(nodes / len(korf) / GOAL_NODES_KORF100, 2), baseline=GOAL_NODES_KORF100,
+                     note="move automaton (the default); ratio = nodes / goal"))  # fmt: skip
+    return rows
+
+
+def kf15_rows() -> list[dict]:
+    """The 15 Korf-Felner instances they solved in under 1e10 nodes."""
+    db = pdb.load("6-6-6-6")
+    np.asarray(db.data).sum()
+    inst = read_instances("korf24_50.txt", 25)
+    published = korf_felner_nodes()
+    search, _ = _engines(db)
+    rows, total_cpu, total_nodes, total_kf = [], 0.0, 0, 0
+    for i in sorted(k for k, v in published.items() if v < 10**10):
+        board, length = inst[i - 1]
+        nodes, cpu = _solve(search, search.engine, board, length)
+        total_cpu, total_nodes, total_kf = total_cpu + cpu, total_nodes + nodes, total_kf + published[i]
+        rows.append(_row(f"kf15 #{i} (optimal {length}) nodes / Korf-Felner", round(nodes / published[i], 3), "",
+                         note=f"{nodes:,} generated vs {published[i]:,} expanded; {cpu:.1f} s cpu"))  # fmt: skip
+        print(rows[-1], flush=True)
+    rows.append(_row("kf15 cpu seconds in all", round(total_cpu, 1), "s", ratio=round(total_cpu / 900, 2), baseline=900,
+                     note=f"nodes {total_nodes:,} vs Korf-Felner {total_kf:,} ({total_nodes / total_kf:.2f}x); "
+                     "ratio = cpu / the 15-minute goal"))  # fmt: skip
+    return rows
+
+
+def run(quick: bool) -> list[dict]:
+    rows = []
+    have = pdb.available()
+    if "6-6-6-6" not in have:
+        rows.append(_row("korf24", None, "", note="not built: fastpuzzle pdb build 6-6-6-6"))
+    else:
+        db24 = pdb.load("6-6-6-6")
+        np.asarray(db24.data).sum()  # page the tables in: loading is not search time
+        ida.ida_search(np.r_[np.arange(1, 25), 0].astype(np.uint8), _engines(db24)[0].engine)  # warm the JIT
+        rows.extend(korf24_rows(db24, (38, 40), before=not quick))
+        if not quick:
+            rows.extend(automaton_rows(db24, (38, 40)))
+    dbs = [pdb.build("6-6-3", progress=False)] + [pdb.load(k) for k in ("7-8", "6-6-6-6") if k in have]
+    rows.extend(dual_rows(dbs, 2_000 if quick else 20_000))
+    if "7-8" in have:
+        rows.extend(fifteen_rows(quick))
+    if os.environ.get("FASTPUZZLE_BENCH_KF15") and "6-6-6-6" in have:
+        rows.extend(kf15_rows())
+    return rows
+
+
+def main(argv=None):
+    args = sys.argv[1:] if argv is None else argv
+    rows = kf15_rows() if "--kf15" in args else run("--quick" in args)
+    for r in rows:
+        ratio = "" if r["ratio"] is None else f"  (ratio {r['ratio']})"
+        print(f"{r['name']:<58} {r['value']!s:>12} {r['unit']:<6}{ratio}  {r['note']}")
+
+
+if __name__ == "__main__":
+    main()
