@@ -129,7 +129,7 @@ def dual_rows(dbs, count) -> list[dict]:
     rows = []
     for db in dbs:
         m = db.shape[0]
-        boards = np.asarray(random_solvable(m, m, count, seed=18))
+        boards = np.asarray(random_solvable(m, m, count=count, seed=18))
         db.lookup(boards), dual_lookup(db, boards)  # warm (the batch lookup picks its kernel by size) and page in
         c0 = time.process_time()
         regular = db.lookup(boards)

@@ -37,7 +37,7 @@ _HOMES = {
     "inverse_moves": "steps", "labelled_boards": "labels", "labelled_chunks": "labels",
     **{name: "errors" for name in (
         "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
-        "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError",
+        "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError", "CorruptCacheError",
     )},  # fmt: skip
 }
 
@@ -55,7 +55,7 @@ __all__ = [
     "neighbours", "legal_moves", "step_boards", "random_legal_moves", "inverse_moves",
     "labelled_boards", "labelled_chunks",
     "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
-    "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError",
+    "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError", "CorruptCacheError",
 ]
 
 

@@ -125,34 +125,33 @@ def node_budget(value, name: str = "max_nodes"):
 
 
 def seconds(value, name: str = "time_limit"):
-    """A time limit: ``None`` (no limit) or a number of seconds > 0, as a ``float``.
+    """A time limit: ``None`` (no limit) or a finite number of seconds > 0, as a ``float``.
 
-    ``inf`` and numbers too large for a float (``2**2000``) mean no limit
-    (``None``); ``nan``, zero, negatives, ``bool`` and strings are refused.
+    Any real number type is taken (``2**64`` too); ``inf``, ``nan``, integers
+    past any float, zero, negatives, ``bool`` and strings are refused (no
+    limit is ``None``).
 
     Examples
     --------
-    >>> seconds(None), seconds(1), seconds(2**64), seconds(float("inf"))
-    (None, 1.0, 1.8446744073709552e+19, None)
+    >>> seconds(None), seconds(1), seconds(2**64)
+    (None, 1.0, 1.8446744073709552e+19)
     >>> seconds(float("nan"))
     Traceback (most recent call last):
     ...
-    fastpuzzle.errors.OptionError: time_limit must be None or a number of seconds > 0, got nan
+    fastpuzzle.errors.OptionError: time_limit must be None or a finite number of seconds > 0, got nan
     """
     if value is None:
         return None
-    rule = "must be None or a number of seconds > 0"
+    rule = "must be None or a finite number of seconds > 0"
     if _is_bool(value) or not isinstance(value, numbers.Real):
         raise OptionTypeError(name, value, rule)
     try:
         limit = float(value)
-    except OverflowError:  # an int beyond any float: no limit when positive
-        if value > 0:
-            return None
+    except OverflowError:  # an int beyond any float
         raise OptionError(name, value, rule) from None
-    if math.isnan(limit) or limit <= 0:
+    if not math.isfinite(limit) or limit <= 0:
         raise OptionError(name, value, rule)
-    return None if math.isinf(limit) else limit
+    return limit
 
 
 def threads(value, name: str = "threads"):

@@ -244,9 +244,9 @@ def test_budgets(db44):
         (dict(max_nodes="10"), TypeError, "max_nodes must be a whole number >= 1"),
         (dict(max_nodes=1.5), TypeError, "max_nodes must be a whole number >= 1"),
         (dict(max_nodes=True), TypeError, "max_nodes must be a whole number >= 1"),
-        (dict(time_limit=-1), ValueError, "time_limit must be None or a number of seconds > 0"),
-        (dict(time_limit=float("nan")), ValueError, "time_limit must be None or a number of seconds > 0"),
-        (dict(time_limit=0.0), ValueError, "time_limit must be None or a number of seconds > 0"),
+        (dict(time_limit=-1), ValueError, "time_limit must be None or a finite number of seconds > 0"),
+        (dict(time_limit=float("nan")), ValueError, "time_limit must be None or a finite number of seconds > 0"),
+        (dict(time_limit=0.0), ValueError, "time_limit must be None or a finite number of seconds > 0"),
         (dict(database=5), TypeError, "database must be"),
     ],
 )

@@ -107,5 +107,5 @@ def test_search_on_an_image_tries_the_moves_as_on_the_board(all3, rng):
         via_image = pdb.solve_with_pdb(b, goal=korf_goal, database=default)
         direct = pdb.solve_with_pdb(b, goal=korf_goal, database=own)
         assert via_image.length == direct.length == ref[tuple(b.ravel())]
-        assert via_image.verify(b, korf_goal)
+        assert via_image.verify(b, goal=korf_goal)
         assert via_image.moves == direct.moves and via_image.nodes == direct.nodes

@@ -68,7 +68,7 @@ def seed_arg(text):
 
 
 def seconds_arg(text):
-    """A number of seconds > 0 (``inf``: no limit, ``None``)."""
+    """A finite number of seconds > 0."""
     try:
         value = float(text)
     except ValueError:
