@@ -22,12 +22,12 @@ from .text import NoBoards, TEXT_BLOCK_BYTES, iter_text_boards, read_text_boards
 
 __all__ = ["load_boards", "load_boards_and_lines", "read_boards", "iter_boards", "count_boards"]
 
-_FORMATS = ("auto", "lines", "grids")
+_FORMATS = ("auto", "lines", "grids", "scramble")
 
 
 def _check_options(shape, fmt, check):
     if fmt not in _FORMATS:
-        raise ValueError(f"text format must be 'auto', 'lines' or 'grids', got {fmt!r}")
+        raise ValueError(f"text format must be 'auto', 'lines', 'grids' or 'scramble', got {fmt!r}")
     if not isinstance(check, bool):
         raise TypeError(f"check must be True or False, got {check!r}")
     return None if shape is None else parse_shape(shape)
