@@ -122,8 +122,11 @@ def load_board_arg(text, shape, what):
     written_inline = any(ch.isdigit() for ch in text) and set(text) <= set("0123456789 \t/;,")
     if text == "-" or os.path.lexists(text) or not written_inline:
         return load_boards_and_lines(text, shape=shape, name=f"{what} {input_name(text)}")
-    inline = text.replace("/", " ").replace(";", " ").replace(",", " ")
     name = f"{what} {text!r}"
+    if "/" in text and shape is None:  # the scramble format: the slashes give the shape
+        boards, lines = read_text_boards(text.replace(";", " ").replace(",", " ").encode(), name, None, "scramble")
+        return boards, lines, name
+    inline = text.replace("/", " ").replace(";", " ").replace(",", " ")
     boards, lines = read_text_boards(inline.encode(), name, shape, "lines")
     return boards, lines, name
 

@@ -277,7 +277,7 @@ def scramble_layout(data, name="<text>", shape=None, line0=0):
     has_numbers = np.bincount(line_of, weights=(counts > 0), minlength=len(rows_per_line)) > 0
     board_lines = np.flatnonzero(has_numbers)
     if board_lines.size == 0:
-        raise NoBoards(f"{name}: no boards (empty input)")
+        raise NoBoards(name, "no boards found")
     want = parse_shape(shape) if shape is not None else None
     first = board_lines[0]
     m = int(rows_per_line[first]) if want is None else want[0]
