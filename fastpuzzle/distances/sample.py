@@ -34,6 +34,7 @@ from .exact import DistanceBudgetError, distance
 from .index import pick_ranks
 from .near import MAX_NEAR_CELLS, random_near_goal
 from .ranking import StateSpace
+from ..notation import check_metric
 from .table import MAX_TABLE_CELLS, distance_table
 
 __all__ = ["random_at_distance", "check_distance", "REJECTION_SHAPES"]
@@ -88,15 +89,18 @@ def _stream(key):
     return np.random.Generator(np.random.Philox(key=np.array(key, np.uint64)))
 
 
-def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET):
+def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET, metric="stm"):
     """``count`` boards uniform over the boards at optimal distance ``lo .. hi``.
 
     Validated arguments (``goal`` an ``(m, n)`` board, ``key`` a 128-bit seed
     key); the public door is ``random_solvable(..., distance=)``.  Returns a
     batch ``(count, m, n)``.
     """
+    if check_metric(metric) == "mtm" and m * n > MAX_TABLE_CELLS:
+        raise ValueError(f"distance= in the multi-tile metric needs a distance table: boards of at most "
+                         f"{MAX_TABLE_CELLS} cells, got {m}x{n}")  # fmt: skip
     if m * n <= MAX_TABLE_CELLS:
-        table = distance_table(m, n, goal)
+        table = distance_table(m, n, goal, metric=metric)
         total = int(table.counts[lo : hi + 1].sum()) if lo <= table.radius else 0
         if total == 0:
             raise ValueError(

@@ -28,7 +28,9 @@ import numpy as np
 from ..boards import BoardError, as_boards, as_goal
 from ..atomic import save_array
 from ..search.pdb.store import cache_dir
+from ..notation import check_metric
 from .index import ranks_in_range
+from .multi import mtm_bfs
 from .ranking import StateSpace
 from .search import UNSEEN, bfs, histogram
 
@@ -82,6 +84,8 @@ class DistanceTable:
     path: object = None
     #: block index of each depth range asked for (see :mod:`.index`)
     range_index: dict = field(default_factory=dict, repr=False)
+    #: ``"stm"`` (a move slides one tile) or ``"mtm"`` (a row or column segment)
+    metric: str = "stm"
 
     @property
     def radius(self) -> int:
@@ -126,9 +130,10 @@ class DistanceTable:
         return int(out[0]) if single else out
 
 
-def table_path(m: int, n: int, blank: int):
+def table_path(m: int, n: int, blank: int, metric: str = "stm"):
     """Cache file of the table for ``m x n`` boards whose goal blank is at cell ``blank``."""
-    return cache_dir() / "distances" / f"{m}x{n}-blank{blank}-v{_FORMAT}.npy"
+    suffix = "" if metric == "stm" else f"-{metric}"
+    return cache_dir() / "distances" / f"{m}x{n}-blank{blank}{suffix}-v{_FORMAT}.npy"
 
 
 def _load(space, path):
@@ -152,7 +157,8 @@ def _check_int(value, name):
     return int(value)
 
 
-def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=None, threads=True) -> DistanceTable:
+def distance_table(m, n, goal=None, *, metric="stm", cache=None, progress=None, time_limit=None,
+                   threads=True) -> DistanceTable:  # fmt: skip
     """Breadth-first search over every ``m x n`` board that can reach ``goal``.
 
     Parameters
@@ -162,6 +168,9 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
         239,500,800 boards, about a minute on 2 cores, 240 MB).
     goal : array_like (m, n), optional
         Default: tiles row-major, blank last.  Any goal: tiles are relabelled.
+    metric : {"stm", "mtm"}
+        Count a move per tile (``"stm"``) or per slide of a row or column
+        segment (``"mtm"``, :mod:`.multi`; several times slower to build).
     cache : bool, optional
         Read and write the table in the cache directory.  Default: for tables
         of more than :data:`CACHE_MIN_BOARDS` boards (the 12-cell shapes).
@@ -189,6 +198,7 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
             [1, 2, 3]]], dtype=uint8)
     """
     m, n = _check_int(m, "m"), _check_int(n, "n")
+    metric = check_metric(metric)
     goal = as_goal(goal, m, n)  # also checks the shape
     if m * n > MAX_TABLE_CELLS:
         raise ValueError(
@@ -207,29 +217,33 @@ def distance_table(m, n, goal=None, *, cache=None, progress=None, time_limit=Non
         if not (time_limit > 0 and np.isfinite(time_limit)):
             raise ValueError(f"time_limit must be a positive, finite number of seconds, got {time_limit!r}")
     space = StateSpace(m, n, goal)
-    key = (m, n, space.blank)
+    key = (m, n, space.blank, metric)
     memo = _MEMO.get(key) if cache is not False else None
     if memo is not None and (cache is None or memo.path is not None):  # same blank cell: the same depths under other tile labels
-        return DistanceTable((m, n), goal, space, memo.depths, memo.counts, 0.0, memo.path, memo.range_index)
+        return DistanceTable((m, n), goal, space, memo.depths, memo.counts, 0.0, memo.path, memo.range_index, metric)
     on_disk = space.size > CACHE_MIN_BOARDS if cache is None else cache
-    path = table_path(m, n, space.blank) if on_disk else None
+    path = table_path(m, n, space.blank, metric) if on_disk else None
     if path is not None and path.exists():
         depths, counts = _load(space, path)
-        table = DistanceTable((m, n), goal, space, depths, counts, 0.0, path)
+        table = DistanceTable((m, n), goal, space, depths, counts, 0.0, path, metric=metric)
     else:
-        table = _build(space, goal, progress, time_limit, threads)
+        table = _build(space, goal, progress, time_limit, threads, metric)
         if path is not None:
             save_array(path, table.depths)
             seconds = table.seconds
             del table  # the memory map replaces the built array: one copy at a time
             depths, counts = _load(space, path)
-            table = DistanceTable((m, n), goal, space, depths, counts, seconds, path)
+            table = DistanceTable((m, n), goal, space, depths, counts, seconds, path, metric=metric)
     if cache is not False:
         _MEMO[key] = table
     return table
 
 
-def _build(space, goal, progress, time_limit, threads):
+def _build(space, goal, progress, time_limit, threads, metric="stm"):
+    if metric == "mtm":
+        start = time.perf_counter()
+        depths, counts = mtm_bfs(space, time_limit=time_limit)
+        return DistanceTable((space.m, space.n), goal, space, depths, counts, time.perf_counter() - start, metric=metric)
     if progress is None:
         progress = space.size > PROGRESS_MIN_BOARDS
     bar = None
