@@ -145,7 +145,7 @@ def parity_1000_rows(repeats: int) -> list[dict]:
 def _tree_checked(big: np.ndarray) -> int:
     """The validated 1000x1000 path before the cycle walkers: the parity tree
     with its seen-mask as validation."""
-    from fastpuzzle import inversion_kernels as inv
+    from fastpuzzle.solvability import inversion_kernels as inv
     from fastpuzzle.boards import cell_colours
 
     m, n = big.shape[-2:]

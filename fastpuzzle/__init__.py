@@ -38,6 +38,10 @@ _HOMES = {
     "solve": "search.solve", "solve_many": "search.solve", "SolveManyResult": "search.solve",
     "Solution": "search.solution",
     "distance_table": "distances", "distance": "distances",
+    **{name: "errors" for name in (
+        "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
+        "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError",
+    )},  # fmt: skip
 }
 
 #: Submodules reachable as attributes of the package (``fp.heuristics`` is the
@@ -53,6 +57,8 @@ __all__ = [
     "random_solvable", "random_permutations", "scramble", "load_boards", "write_boards",
     "solve", "solve_many", "SolveManyResult", "Solution", "heuristics",
     "distance_table", "distance",
+    "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
+    "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError",
 ]
 
 

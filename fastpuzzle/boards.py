@@ -18,48 +18,12 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
+from .errors import BoardError
 
 __all__ = [
-    "goal_board", "board_dtype", "as_boards", "as_goal", "BoardError", "check_shape", "cell_colour", "cell_colours",
+    "goal_board", "board_dtype", "as_boards", "as_goal", "check_shape", "cell_colour", "cell_colours",
     "goal_cells", "relabel_table", "relabel_for_goal",
 ]  # fmt: skip
-
-
-class BoardError(ValueError):
-    """A board is not a valid sliding-tile board (a ``ValueError``).
-
-    The facts travel as attributes, so callers never parse the message.
-
-    Attributes
-    ----------
-    index : int or None
-        Index of the offending board in the batch (``None`` for a single board).
-    reason : str
-        What is wrong with that board, without the label or index.
-    label : str
-        What the caller called the input (``"boards"``, ``"goal"``, a file name).
-
-    Examples
-    --------
-    >>> try:
-    ...     as_boards([[[1, 2], [3, 0]], [[1, 1], [3, 0]]])
-    ... except BoardError as error:
-    ...     print(error.index, error.reason)
-    1 is not a permutation of 0..3: tile 1 appears 2 times; tile 2 is missing
-    """
-
-    def __init__(self, label: str, index, reason: str):
-        self.label, self.index, self.reason = label, index, reason
-        where = "board" if index is None else f"board {index}"
-        super().__init__(f"{label}: {where} {reason}")
-
-    def __reduce__(self):  # picklable across Dask workers
-        return (type(self), (self.label, self.index, self.reason))
-
-    def renumbered(self, offset: int) -> "BoardError":
-        """The same error with the index shifted by ``offset`` (a chunk's start in its batch)."""
-        index = self.index if self.index is None else self.index + offset
-        return type(self)(self.label, index, self.reason)
 
 
 def board_dtype(n_cells: int) -> np.dtype:

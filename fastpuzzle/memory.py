@@ -11,35 +11,9 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["AllocationError", "available_memory", "check_allocation"]
+from .errors import AllocationError
 
-
-class AllocationError(ValueError):
-    """A buffer larger than the memory available was asked for (a ``ValueError``).
-
-    Attributes
-    ----------
-    what : str
-        What the buffer would hold, in the caller's words.
-    n_bytes : int
-        The bytes it would need.
-    available : int
-        The bytes of memory the system could still give when asked.
-    reason : str
-        The message, for callers that wrap it (the file readers add the path).
-    """
-
-    def __init__(self, what: str, n_bytes: int, available: int):
-        self.what, self.n_bytes, self.available = what, int(n_bytes), int(available)
-        self.reason = (
-            f"{what} would need {self.n_bytes:,} bytes ({self.n_bytes / 2**30:,.1f} GiB), more than the "
-            f"{self.available / 2**30:,.1f} GiB of memory available; ask for fewer or smaller boards, "
-            "or work in chunks"
-        )
-        super().__init__(self.reason)
-
-    def __reduce__(self):  # picklable across Dask workers
-        return (type(self), (self.what, self.n_bytes, self.available))
+__all__ = ["available_memory", "check_allocation"]
 
 
 def available_memory() -> int:

@@ -1,10 +1,10 @@
-"""The cycle walkers (fastpuzzle.cycle_kernels) against the slow reference."""
+"""The cycle walkers (fastpuzzle.solvability.cycle_kernels) against the slow reference."""
 
 import numpy as np
 import pytest
 
 import fastpuzzle as fp
-from fastpuzzle import cycle_kernels as ck
+from fastpuzzle.solvability import cycle_kernels as ck
 from fastpuzzle.boards import cell_colours
 
 from . import naive
@@ -102,7 +102,7 @@ def test_unchecked_garbage_still_gets_an_answer(rng):
 
 def test_tree_checked_path_agrees_and_flags_the_same_boards(rng):
     # the validated parity tree (kept as the benchmark's "before" row) against the walkers
-    from fastpuzzle import inversion_kernels as inv
+    from fastpuzzle.solvability import inversion_kernels as inv
 
     m, n = 70, 61
     boards = np.stack([rng.permutation(m * n) for _ in range(4)]).astype(np.uint16)

@@ -380,7 +380,7 @@ def test_huge_requests_are_refused_with_the_bytes_before_allocating(call, monkey
 
 def test_scramble_without_moves_keeps_no_walks(monkeypatch):
     # the walk is the same whether or not it is kept, and nothing of size count * moves is allocated
-    import fastpuzzle.generate as gen
+    import fastpuzzle.generate.api as gen
 
     seen = []
     real = gen._fill_scramble

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastpuzzle as fp
-from fastpuzzle import inversion_kernels as inv_kernels
-from fastpuzzle import cycle_kernels, lane_kernels
-from fastpuzzle import solvability as sv
+from fastpuzzle.solvability import inversion_kernels as inv_kernels
+from fastpuzzle.solvability import cycle_kernels, lane_kernels
+from fastpuzzle.solvability import api as sv
 
 from . import naive
 

@@ -41,7 +41,7 @@ def test_every_public_name_imports(name):
 
 def test_submodules_and_unknown_names():
     assert fastpuzzle.heuristics.__name__ == "fastpuzzle.search.heuristics"
-    assert fastpuzzle.boards.BoardError.__module__ == "fastpuzzle.boards"
+    assert fastpuzzle.boards.as_boards.__module__ == "fastpuzzle.boards"
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         fastpuzzle.no_such_name  # noqa: B018
 

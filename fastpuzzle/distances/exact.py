@@ -13,39 +13,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..boards import as_boards, as_goal
+from ..errors import DistanceBudgetError
 from ..search.solve import solve_many
 from ..notation import check_metric
 from .table import MAX_TABLE_CELLS, distance_table
 
-__all__ = ["distance", "DistanceBudgetError"]
+__all__ = ["distance"]
 
 #: Shapes solved with pattern databases (named databases exist for them).
 PDB_SHAPES = ((3, 3), (4, 4), (5, 5))
-
-
-class DistanceBudgetError(RuntimeError):
-    """Some boards were not solved within the budget.
-
-    Attributes
-    ----------
-    stopped : ndarray of int64
-        Indices of the boards whose search hit ``max_nodes`` or ``time_limit``.
-    distances : ndarray of int64
-        Distances of the whole batch, -1 at the stopped boards.
-    """
-
-    def __init__(self, stopped, distances):
-        self.stopped = np.asarray(stopped, np.int64)
-        self.distances = np.asarray(distances, np.int64)
-        shown = ", ".join(str(int(i)) for i in self.stopped[:10])
-        more = "" if self.stopped.size <= 10 else f" and {self.stopped.size - 10} more"
-        super().__init__(
-            f"{self.stopped.size} of {self.distances.size} boards were not solved within the budget "
-            f"(boards {shown}{more}); raise max_nodes/time_limit, or pass stopped='mark' to get -1 for them"
-        )
-
-    def __reduce__(self):
-        return (type(self), (self.stopped, self.distances))
 
 
 def distance(boards, goal=None, max_nodes=None, time_limit=None, *, stopped="raise", table=None, metric="stm"):
@@ -112,5 +88,5 @@ def distance(boards, goal=None, max_nodes=None, time_limit=None, *, stopped="rai
     out = np.asarray(result.lengths, np.int64).copy()
     bad = np.flatnonzero(out < 0)
     if bad.size and stopped == "raise":
-        raise DistanceBudgetError(bad, out)
+        raise DistanceBudgetError(bad.astype(np.int64), out)
     return int(out[0]) if single else out

@@ -23,10 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from ..errors import LayerLimitError
 from ..memory import check_allocation
 from ..moves import NO_PREVIOUS, successor_tables
 
-__all__ = ["MAX_NEAR_CELLS", "MAX_LAYER", "LayerLimitError", "layers_near_goal", "unpack_boards"]
+__all__ = ["MAX_NEAR_CELLS", "MAX_LAYER", "layers_near_goal", "unpack_boards"]
 
 #: Boards of at most 16 cells pack into one ``uint64`` (4 bits per cell).
 MAX_NEAR_CELLS = 16
@@ -35,28 +36,6 @@ MAX_NEAR_CELLS = 16
 MAX_LAYER = 12_000_000
 #: Marks a move off the board in the neighbour array (no board packs to it: 16 cells of 15).
 _NONE = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
-
-
-class LayerLimitError(ValueError):
-    """A layer past :data:`MAX_LAYER` boards would be needed.
-
-    Attributes
-    ----------
-    depth : int
-        The distance asked for.
-    reached : int
-        The last distance whose layer was built.
-    size : int
-        The number of boards the next layer would have had at most.
-    """
-
-    def __init__(self, shape, depth: int, reached: int, size: int, hint: str = ""):
-        self.depth, self.reached, self.size = int(depth), int(reached), int(size)
-        m, n = shape
-        super().__init__(
-            f"boards of {m}x{n} at distance {depth} lie beyond the layers enumerated near the goal: "
-            f"layer {reached + 1} would hold up to {size:,} boards, more than {MAX_LAYER:,}{hint}"
-        )
 
 
 @jit
@@ -173,7 +152,7 @@ def layers_near_goal(goal, depth: int, *, hint: str = "") -> list[np.ndarray]:
             at[at == before.shape[0]] = 0
             nxt = nxt[before[at] != nxt] if before.shape[0] else nxt
         if nxt.shape[0] > MAX_LAYER:
-            raise LayerLimitError((m, n), depth, len(layers) - 1, nxt.shape[0], hint)
+            raise LayerLimitError((m, n), depth, len(layers) - 1, nxt.shape[0], MAX_LAYER, hint)
         layers.append(nxt)
     return layers[: depth + 1]
 

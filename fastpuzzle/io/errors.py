@@ -1,4 +1,5 @@
-"""Facts about board files that every reader and the command line share.
+"""Facts about board files that every reader and the command line share
+(the error itself, :class:`~fastpuzzle.errors.BoardFileError`, lives with the others).
 
 Stdlib only (no NumPy, no Numba), so the command line can parse its
 arguments without loading the compiled kernels.
@@ -6,55 +7,10 @@ arguments without loading the compiled kernels.
 
 from __future__ import annotations
 
-from ..memory import AllocationError, check_allocation
+from ..errors import AllocationError, BoardFileError
+from ..memory import check_allocation
 
-__all__ = ["BoardFileError", "parse_shape", "check_file_allocation"]
-
-
-class BoardFileError(ValueError):
-    """A board file (or standard input) cannot be read, or a size it asks for cannot be met.
-
-    The facts travel as attributes, so callers never parse the message.
-
-    Attributes
-    ----------
-    path : str
-        The file as the user named it (``"<stdin>"`` for standard input).
-    reason : str
-        What is wrong, without the path, line or board.
-    line : int or None
-        1-based line of a text file.
-    index : int or None
-        Index of the board in the file.
-    column : int or None
-        1-based column of a text file.
-    case : int or None
-        1-based case of the judge format.
-
-    Examples
-    --------
-    >>> e = BoardFileError("b.txt", "holds 9, outside 0..8", line=3, index=2)
-    >>> str(e), e.line, e.index
-    ('b.txt: line 3: board 2 holds 9, outside 0..8', 3, 2)
-    """
-
-    def __init__(self, path, reason: str, *, line=None, index=None, column=None, case=None):
-        self.path, self.reason, self.line, self.index = str(path), reason, line, index
-        self.column, self.case = column, case
-        where = f"line {line}: " if line is not None else ""
-        if column is not None:
-            where = f"line {line}, column {column}: "
-        if case is not None:
-            where = f"line {line} (case {case}): "
-        board = f"board {index} " if index is not None else ""
-        super().__init__(f"{self.path}: {where}{board}{reason}")
-
-    def __reduce__(self):  # picklable across Dask workers
-        return (_rebuild, (type(self), self.path, self.reason, self.line, self.index, self.column, self.case))
-
-
-def _rebuild(cls, path, reason, line, index, column, case):
-    return cls(path, reason, line=line, index=index, column=column, case=case)
+__all__ = ["parse_shape", "check_file_allocation"]
 
 
 def parse_shape(text) -> tuple[int, int]:

@@ -6,7 +6,7 @@ number and folds it at once into the case's parity tree, so no grid is
 stored: the tree is a seen-mask of the values (``n*n`` bits) plus, per level
 up, one parity bit per block of ``64**l`` values, and the tiles seen before a
 value that are larger than it are the bits above it, word by word up the
-tree (the layout of :func:`fastpuzzle.inversion_kernels.tree_levels`).  Its
+tree (the layout of :func:`fastpuzzle.solvability.inversion_kernels.tree_levels`).  Its
 top word lives in a register.  The seen-mask also validates: a value whose
 bit is already set is a duplicate, found at the very number that repeats.
 
@@ -27,7 +27,7 @@ import numpy as np
 
 from .._jit import jit
 from ..boards import cell_colour
-from ..inversion_kernels import TREE_MAX_LEVELS, fill_tree_levels, parity64
+from ..solvability.inversion_kernels import TREE_MAX_LEVELS, fill_tree_levels, parity64
 from .errors import BoardFileError
 from .source import strip_bom
 
@@ -231,7 +231,7 @@ def judge(data, name="<stdin>") -> list[str]:
 
     The input is repeated until its end: ``n``, then two ``n x n`` grids
     (0 = blank).  Each grid is validated (a permutation of ``0..n*n-1``); bad
-    input raises :class:`~fastpuzzle.io.errors.BoardFileError` naming the
+    input raises :class:`~fastpuzzle.errors.BoardFileError` naming the
     line, the case and the problem.  A leading UTF-8 byte order mark is
     skipped.  A ``uint8`` array (a memory-mapped file) is read in place.
 

@@ -4,7 +4,7 @@
 memory-mapped); :func:`iter_boards` streams ``(start, boards)`` chunks with
 bounded memory.  Both take a path, ``"-"`` (standard input) or a binary
 stream, recognise ``.npy`` by its magic bytes (and a ``.npz`` archive by
-its own), and raise :class:`~fastpuzzle.io.errors.BoardFileError` (a
+its own), and raise :class:`~fastpuzzle.errors.BoardFileError` (a
 ``ValueError``) for every problem, naming the file, the line and the board.
 """
 

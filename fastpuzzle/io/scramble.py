@@ -42,7 +42,7 @@ def parse_scramble(text, *, check=True) -> np.ndarray:
     >>> parse_scramble("1 2 3/4 5/6 7 8 0")
     Traceback (most recent call last):
     ...
-    fastpuzzle.io.errors.BoardFileError: scramble: line 1: a scramble line must hold 3 rows of 3 numbers separated by '/' (its rows hold 3, 2, 4)
+    fastpuzzle.errors.BoardFileError: scramble: line 1: a scramble line must hold 3 rows of 3 numbers separated by '/' (its rows hold 3, 2, 4)
     """
     if not isinstance(text, str):
         raise TypeError(f"a scramble is text (str), got {type(text).__name__}")

@@ -5,7 +5,7 @@ runs to the end of the line.  Text is tokenised by a compiled kernel over the
 raw bytes (no Python loop per number), so tens of megabytes parse in a
 fraction of a second; a stream is parsed in blocks cut at line ends (grids:
 at blank lines), so a huge text needs bounded memory.  Every problem is a
-:class:`~fastpuzzle.io.errors.BoardFileError` with the line and board.
+:class:`~fastpuzzle.errors.BoardFileError` with the line and board.
 """
 
 from __future__ import annotations
@@ -16,15 +16,12 @@ import numpy as np
 
 from .._jit import jit
 from ..boards import BoardError, as_boards
+from ..errors import NoBoards
 from .errors import BoardFileError, check_file_allocation, parse_shape
 from .source import strip_bom
 
-__all__ = ["parse_text", "read_text_boards", "iter_text_boards", "validate_boards", "NoBoards", "TEXT_BLOCK_BYTES",
+__all__ = ["parse_text", "read_text_boards", "iter_text_boards", "validate_boards", "TEXT_BLOCK_BYTES",
            "scramble_layout", "looks_like_scramble"]
-
-
-class NoBoards(BoardFileError):
-    """A text holds no board at all."""
 
 
 _ERR_NONE, _ERR_CHAR, _ERR_BIG = 0, 1, 2

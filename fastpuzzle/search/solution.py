@@ -8,31 +8,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..boards import as_boards, as_goal
+from ..errors import UnreachableError
 from ..moves import apply_codes, move_letters, move_codes, manhattan_table
 from ..solvability import is_solvable
 
-__all__ = ["Solution", "UnreachableError", "require_reachable"]
-
-
-class UnreachableError(ValueError):
-    """A board cannot reach the goal (a ``ValueError``); ``index`` names it in its
-    batch (``None`` for a single board), ``reason`` is the message without the board.
-
-    Examples
-    --------
-    >>> UnreachableError(3).index
-    3
-    """
-
-    reason = ("cannot reach the goal: it lies in the other half of the state space "
-              "(an odd permutation away; for one-row/column boards, its tiles are in another order)")  # fmt: skip
-
-    def __init__(self, index):
-        self.index = index
-        super().__init__(f"{'the board' if index is None else f'board {index}'} {self.reason}")
-
-    def __reduce__(self):  # picklable across Dask workers
-        return (type(self), (self.index,))
+__all__ = ["Solution", "require_reachable"]
 
 
 def require_reachable(boards, goal, *, single: bool = False) -> None:
@@ -57,7 +37,7 @@ def require_reachable(boards, goal, *, single: bool = False) -> None:
     >>> require_reachable(np.array([[[2, 1], [3, 0]]]), np.array([[1, 2], [3, 0]]), single=True)
     Traceback (most recent call last):
     ...
-    fastpuzzle.search.solution.UnreachableError: the board cannot reach the goal: it lies in the other half of the state space (an odd permutation away; for one-row/column boards, its tiles are in another order)
+    fastpuzzle.errors.UnreachableError: the board cannot reach the goal: it lies in the other half of the state space (an odd permutation away; for one-row/column boards, its tiles are in another order)
     """
     ok = np.asarray(is_solvable(boards, goal, check=False)).reshape(-1)
     if ok.all():

@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from ...boards import as_boards, as_goal, relabel_for_goal
+from ...errors import UnreachableError
 from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes
 from ...solvability import is_solvable
 from ..solution import Solution
@@ -114,7 +115,8 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
     Raises
     ------
     ValueError
-        If the board is malformed or cannot reach the goal.
+        If the board is malformed, or cannot reach the goal
+        (:class:`~fastpuzzle.errors.UnreachableError`).
     TypeError
         If ``count_only`` is not a bool or ``max_moves`` not an integer.
 
@@ -138,7 +140,7 @@ def solve_constructive(board, goal=None, count_only: bool = False, *, max_moves:
     m, n = start.shape
     target = as_goal(goal, m, n)
     if not is_solvable(start, target, check=False):
-        raise ValueError(f"the {m}x{n} board cannot reach the goal (it lies in the other half of the state space)")
+        raise UnreachableError(None)
     if np.array_equal(start, target):
         return _found(np.empty(0, np.uint8), t0, count_only, 0)
     if m == 1 or n == 1:

@@ -28,18 +28,15 @@ from pathlib import Path
 import numpy as np
 
 from ...boards import as_goal
+from ...errors import StaleDatabaseError
 from .build import build_partition
 from .heuristic import FORMAT_VERSION, PatternDatabase, reflection_applies
 from .ranking import placement_count
 
 __all__ = [
-    "DATABASES", "StaleDatabaseError", "cache_dir", "resolve_name", "build", "load", "available", "choose_database",
+    "DATABASES", "cache_dir", "resolve_name", "build", "load", "available", "choose_database",
 ]  # fmt: skip
 
-
-class StaleDatabaseError(ValueError):
-    """A cached database written by another format version or for another
-    partition: it must be rebuilt (quick ones are rebuilt on use)."""
 
 #: Named partitions, for the default goal (tiles 1..N-1 row-major, blank last).
 DATABASES = {
@@ -156,7 +153,7 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
     m, n = (int(v) for v in meta["shape"])
     partition = tuple(tuple(int(t) for t in p) for p in meta["partition"])
     if meta.get("format") != FORMAT_VERSION or (m, n) != spec["shape"] or partition != spec["partition"]:
-        raise StaleDatabaseError(f"cached database in {path} is stale or foreign; {rebuild}")
+        raise StaleDatabaseError(path, f"is stale or foreign; {rebuild}")
     sizes = [placement_count(m * n, len(p)) for p in partition]
     offsets = np.asarray(meta["offsets"], np.int64)
     goal = as_goal(np.asarray(meta["goal"], np.int64).reshape(m, n), m, n)

@@ -19,19 +19,19 @@ import numba
 import numpy as np
 
 from . import inversion_kernels as _inv
-from ._jit import use_threads
-from .boards import as_boards, as_goal, board_dtype, cell_colours, goal_board
+from .._jit import use_threads
+from ..boards import as_boards, as_goal, board_dtype, cell_colours, goal_board
 from .cycle_kernels import batch_invariant_cycles_checked, batch_invariant_cycles_checked_par
 from .lane_kernels import MAX_LANE_CELLS, lane_constants, lane_invariants, lane_invariants_par, lane_words
 
 __all__ = ["inversions", "invariant", "is_solvable", "reachable"]
 
 # Kernels chosen (see docs/solvability.md): boards of at most 128 cells with
-# two sides >= 2 go to the lane kernels (fastpuzzle.lane_kernels), which also
+# two sides >= 2 go to the lane kernels (fastpuzzle.solvability.lane_kernels), which also
 # validate; boards above WALK_CHECKED_MIN_CELLS go to the cycle walkers
-# (fastpuzzle.cycle_kernels), which validate too; the others and one-row
+# (fastpuzzle.solvability.cycle_kernels), which validate too; the others and one-row
 # boards go through as_boards and the per-board kernels of
-# fastpuzzle.inversion_kernels.
+# fastpuzzle.solvability.inversion_kernels.
 
 _METHODS = {
     "merge": _inv.METHOD_MERGE, "fenwick": _inv.METHOD_FENWICK, "radix": _inv.METHOD_RADIX, "bitmask": _inv.METHOD_BITMASK,
@@ -120,7 +120,7 @@ def _lane_invariants(batch: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def _walked_invariants(flat: np.ndarray, m: int, n: int) -> tuple[np.ndarray, int]:
-    """Invariants by the cycle walkers (:mod:`fastpuzzle.cycle_kernels`) and
+    """Invariants by the cycle walkers (:mod:`fastpuzzle.solvability.cycle_kernels`) and
     the first board that is not a permutation (-1 if none; its invariant is 0)."""
     out = np.empty(flat.shape[0], np.uint8)
     kernel = batch_invariant_cycles_checked_par if use_threads(flat.size) and flat.shape[0] > 1 else batch_invariant_cycles_checked
@@ -137,7 +137,7 @@ def _checked_invariants(boards, check: bool, label: str):
     Both kernels tell whether every board is a permutation at no extra cost
     (a seen-mask), so the separate validation pass is skipped; when one is not,
     :func:`as_boards` runs after all and raises its usual
-    :class:`~fastpuzzle.boards.BoardError` (same message, index, reason).
+    :class:`~fastpuzzle.errors.BoardError` (same message, index, reason).
     """
     if not isinstance(boards, np.ndarray) or boards.ndim not in (2, 3):
         return None
@@ -215,13 +215,13 @@ def invariant(boards, method: str = "auto", *, check: bool = True):
     boards : array_like, shape (m, n) or (B, m, n)
     method : {"auto", "lanes", "bitmask", "bitmask128", "words", "tree", "cycles"}
         ``"lanes"``: XOR of seen-masks across a block of boards at once
-        (:mod:`fastpuzzle.lane_kernels`), boards of at most 128 cells;
+        (:mod:`fastpuzzle.solvability.lane_kernels`), boards of at most 128 cells;
         ``"bitmask"``: XOR of seen-masks, one board at a time, at most 64 cells;
         ``"bitmask128"``: the same in two registers, at most 128 cells;
         ``"words"``: a seen-mask of words plus their parities, at most 4096 cells;
         ``"tree"``: a tree of parity words, O(N log64 N) without branches;
         ``"cycles"``: cycle count of the permutation by interleaved walkers
-        (:mod:`fastpuzzle.cycle_kernels`), O(N); ``"auto"``: the first of
+        (:mod:`fastpuzzle.solvability.cycle_kernels`), O(N); ``"auto"``: the first of
         lanes, bitmask128, words, cycles that applies.
     check : bool
         Validate the boards first.

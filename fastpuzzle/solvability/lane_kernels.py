@@ -1,6 +1,6 @@
 """Invariant and validation of boards of at most 128 cells, computed across boards.
 
-The per-board kernels of :mod:`fastpuzzle.inversion_kernels` walk one board's
+The per-board kernels of :mod:`fastpuzzle.solvability.inversion_kernels` walk one board's
 cells with a scalar seen-mask: a few dependent operations per cell, nothing
 for the vector units.  Here the loop is turned around.  A block of boards is
 transposed so that one cell of all boards is contiguous, and the inner loop
@@ -13,7 +13,7 @@ runs *across boards*, each lane holding one board's state:
 * and, per block, the largest value seen, for validation.
 
 The colour ``(row + col) % 2`` of the blank's cell turns that parity into the
-invariant (see :mod:`fastpuzzle.inversion_kernels`); it is a constant of the
+invariant (see :mod:`fastpuzzle.solvability.inversion_kernels`); it is a constant of the
 cell, so a byte loop takes the minimum of each board over the cells of
 colour 1: it is 0 iff the blank sits on one.
 Variable shifts, ORs, XORs and max vectorise (AVX2: 8 lanes of 32 bits or 4
@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._jit import jit, pjit
+from .._jit import jit, pjit
 from .inversion_kernels import parity64
 
 __all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_words", "lane_invariants", "lane_invariants_par"]

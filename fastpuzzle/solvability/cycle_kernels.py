@@ -37,7 +37,7 @@ from numba import prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ._jit import jit, pjit
+from .._jit import jit, pjit
 
 __all__ = ["WALKERS", "cycle_scratch", "invariant_cycles_checked", "batch_invariant_cycles_checked",
            "batch_invariant_cycles_checked_par"]

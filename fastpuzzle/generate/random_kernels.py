@@ -14,8 +14,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._jit import jit, pjit
-from .moves import step_cell, undo_code
+from .._jit import jit, pjit
+from ..moves import step_cell, undo_code
 
 _U64 = np.uint64
 _MASK32 = np.uint64(0xFFFFFFFF)

@@ -19,7 +19,7 @@ kernel                       computes                               boards
 ===========================  =====================================  ==============
 
 The cycle count of the permutation (parity only, any size, validating) lives
-in :mod:`fastpuzzle.cycle_kernels`.
+in :mod:`fastpuzzle.solvability.cycle_kernels`.
 
 The *invariant* of a board (m, n >= 2) is the parity of its inversions with the
 blank counted as the smallest value, XOR the colour ``(row + col) % 2`` of the
@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._jit import jit, pjit
+from .._jit import jit, pjit
 
 # -- exact counts --------------------------------------------------------------
 

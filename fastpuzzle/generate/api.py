@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import use_threads
-from .boards import as_goal, board_dtype, check_shape
-from .memory import check_allocation
-from .moves import MOVE_BYTES
+from .._jit import use_threads
+from ..boards import as_goal, board_dtype, check_shape
+from ..memory import check_allocation
+from ..moves import MOVE_BYTES
 from .random_kernels import (
     PLAIN_PERMUTATIONS, REACHABLE_ONLY, line_parallel, line_serial, scramble_parallel, scramble_serial,
     shuffle_parallel, shuffle_serial,
@@ -224,7 +224,7 @@ def random_solvable(m, n, count=None, seed=None, goal=None, distance=None, *, me
     m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
     key = seed_key(seed)
     if distance is not None:
-        from .distances import sample
+        from ..distances import sample
 
         lo, hi = sample.check_distance(distance, m, n)
         out = sample.random_at_distance(m, n, B, key, goal_flat.reshape(m, n), lo, hi, metric=metric)
