@@ -25,6 +25,7 @@ from .boards import as_boards, as_goal
 from .distances import distance, distance_table
 from .distances.multi import slide_neighbours
 from .distances.table import MAX_TABLE_CELLS
+from .errors import OptionError, OptionTypeError
 from .moves import MOVE_CHARS
 from .notation import check_metric
 
@@ -68,8 +69,10 @@ class Hint:
 def _check_budget(value, name):
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not (value > 0 and np.isfinite(value)):
-        raise ValueError(f"{name} must be a positive, finite number or None, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise OptionTypeError(name, value, "must be a positive, finite number or None")
+    if not (value > 0 and np.isfinite(value)):
+        raise OptionError(name, value, "must be a positive, finite number or None")
     return value
 
 
@@ -207,8 +210,10 @@ def optimal_solutions(board, goal=None, *, metric="stm", limit=100) -> list:
     >>> optimal_solutions([[0, 4, 5], [3, 1, 2]])
     ['RDLURRDLURD', 'RDLURDRULDR', 'DRULDRRULDR']
     """
-    if isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 1:
-        raise ValueError(f"limit must be a whole number >= 1, got {limit!r}")
+    if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
+        raise OptionTypeError("limit", limit, "must be a whole number >= 1")
+    if limit < 1:
+        raise OptionError("limit", limit, "must be a whole number >= 1")
     cap = int(limit)
     start, table, metric = _table_for_one(board, goal, metric, "optimal_solutions")
     m, n = start.shape

@@ -27,6 +27,7 @@ import re
 
 import numpy as np
 
+from .errors import OptionError, OptionTypeError
 from .memory import check_allocation
 from .moves import MOVE_BYTES, UNDO, check_codes, move_codes
 
@@ -45,8 +46,10 @@ _TRANSPOSE = np.array([1, 0, 3, 2], np.uint8)
 
 
 def _check_notation(notation) -> str:
-    if not isinstance(notation, str) or notation not in NOTATIONS:
-        raise ValueError(f"notation must be 'blank' or 'tile', got {notation!r}")
+    if not isinstance(notation, str):
+        raise OptionTypeError("notation", notation, "must be 'blank' or 'tile'")
+    if notation not in NOTATIONS:
+        raise OptionError("notation", notation, "must be 'blank' or 'tile'")
     return notation
 
 
@@ -58,8 +61,10 @@ def check_metric(metric) -> str:
     >>> check_metric("mtm")
     'mtm'
     """
-    if not isinstance(metric, str) or metric not in METRICS:
-        raise ValueError(f"metric must be 'stm' (single-tile) or 'mtm' (multi-tile), got {metric!r}")
+    if not isinstance(metric, str):
+        raise OptionTypeError("metric", metric, "must be 'stm' (single-tile) or 'mtm' (multi-tile)")
+    if metric not in METRICS:
+        raise OptionError("metric", metric, "must be 'stm' (single-tile) or 'mtm' (multi-tile)")
     return metric
 
 
@@ -156,7 +161,7 @@ def decode_moves(codes, *, notation="blank", fold=False) -> str:
     """
     notation = _check_notation(notation)
     if not isinstance(fold, bool):
-        raise TypeError(f"fold must be True or False, got {fold!r}")
+        raise OptionTypeError("fold", fold, "must be True or False")
     codes = check_codes(codes)
     letters = (_TILE_BYTES if notation == "tile" else MOVE_BYTES)[codes]
     if not fold or len(codes) == 0:
@@ -238,7 +243,7 @@ def mirror(moves, *, axis="lr", notation="blank"):
     ('URD', 'DLU')
     """
     if axis not in _MIRROR:
-        raise ValueError(f"axis must be 'lr' or 'ud', got {axis!r}")
+        raise OptionError("axis", axis, "must be 'lr' or 'ud'")
     codes = encode_moves(moves, notation=notation)
     return _in_kind(moves, _MIRROR[axis][codes], notation)
 

@@ -44,6 +44,8 @@ def parse_scramble(text, *, check=True) -> np.ndarray:
     ...
     fastpuzzle.errors.BoardFileError: scramble: line 1: a scramble line must hold 3 rows of 3 numbers separated by '/' (its rows hold 3, 2, 4)
     """
+    if not isinstance(check, bool):
+        raise TypeError(f"check must be True or False, got {check!r}")
     if not isinstance(text, str):
         raise TypeError(f"a scramble is text (str), got {type(text).__name__}")
     try:

@@ -16,6 +16,7 @@ import numbers as _numbers
 import numpy as np
 
 from ..boards import as_boards, as_goal
+from ..errors import OptionError, OptionTypeError
 from .colours import BLANK_COLOUR, SCHEMES, text_colour, tile_colours, tile_values
 
 __all__ = ["Picture", "draw", "NUMBERS_MAX_SIDE", "MAX_DRAWN_CELLS", "check_scheme", "board_svg", "svg_document"]
@@ -75,9 +76,9 @@ def check_scheme(scheme, *, large: bool = False) -> str:
     if scheme is None:
         return "distance" if large else "plain"
     if not isinstance(scheme, str):
-        raise TypeError(f"scheme must be a string, one of {', '.join(SCHEMES)}; got {scheme!r}")
+        raise OptionTypeError("scheme", scheme, f"must be one of {', '.join(SCHEMES)}")
     if scheme not in SCHEMES:
-        raise ValueError(f"unknown scheme {scheme!r}; schemes are {', '.join(SCHEMES)}")
+        raise OptionError("scheme", scheme, f"must be one of {', '.join(SCHEMES)}")
     return scheme
 
 
@@ -85,9 +86,9 @@ def _check_optional_positive(value, name, kind=_numbers.Real):
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, kind):
-        raise TypeError(f"{name} must be a positive number or None, got {value!r}")
+        raise OptionTypeError(name, value, "must be a positive number or None")
     if not (0 < value < 10_000):
-        raise ValueError(f"{name} must be positive (and below 10000), got {value!r}")
+        raise OptionError(name, value, "must be positive (and below 10000)")
     return value
 
 
@@ -182,7 +183,7 @@ def draw(boards, *, scheme=None, goal=None, cell=None, numbers=None, columns=Non
     >>> draw([[1, 2], [3, 0]], scheme="sunset")
     Traceback (most recent call last):
     ...
-    ValueError: unknown scheme 'sunset'; schemes are plain, rows, columns, fringe, distance
+    fastpuzzle.errors.OptionError: scheme must be one of plain, rows, columns, fringe, distance, got 'sunset'
     """
     batch, _ = as_boards(boards, check=check, label="boards")
     count, m, n = batch.shape
@@ -191,7 +192,9 @@ def draw(boards, *, scheme=None, goal=None, cell=None, numbers=None, columns=Non
     if count * m * n > MAX_DRAWN_CELLS:
         raise ValueError(f"boards hold {count * m * n:,} cells; a picture draws at most {MAX_DRAWN_CELLS:,}")
     if numbers is not None and not isinstance(numbers, bool):
-        raise TypeError(f"numbers must be True, False or None, got {numbers!r}")
+        raise OptionTypeError("numbers", numbers, "must be True, False or None")
+    if not isinstance(check, bool):
+        raise OptionTypeError("check", check, "must be True or False")
     show = max(m, n) <= NUMBERS_MAX_SIDE if numbers is None else numbers
     scheme = check_scheme(scheme, large=not show)
     cell = _check_optional_positive(cell, "cell")
