@@ -172,3 +172,25 @@ def test_goal_gives_an_empty_hint():
     for shape in itertools.product((2, 3), (2, 3)):
         hint = fp.hints(fp.goal_board(*shape))
         assert (hint.distance, hint.moves) == (0, ())
+
+
+@pytest.mark.slow  # about 15 s: 1.8 million boards and their 8 million slides
+@pytest.mark.parametrize("shape", [(2, 5), (5, 2)])
+def test_mtm_10_cell_tables_satisfy_bellman_everywhere(shape):
+    """Every board: 0 only at the goal, every slide changes the depth by at most 1, and some slide
+    lowers it -- the conditions that make a depth array the breadth-first distances."""
+    from fastpuzzle.distances.multi import slide_neighbours
+
+    m, n = shape
+    table = fp.distance_table(m, n, metric="mtm")
+    depths = np.asarray(table.depths[: table.size]).astype(np.int64)
+    assert (depths == 0).sum() == 1 and depths[table.space.goal_rank] == 0
+    boards = table.space.boards(np.arange(table.size)).reshape(table.size, m * n)
+    nb, source, _, _ = slide_neighbours(boards, m, n, "mtm")
+    nd = depths[table.space.ranks(nb)]
+    assert np.abs(nd - depths[source]).max() <= 1
+    lower = np.zeros(table.size, bool)
+    lower[source[nd == depths[source] - 1]] = True
+    assert lower[depths > 0].all()
+    stm = fp.distance_table(m, n)
+    assert (depths <= np.asarray(stm.depths[: stm.size])).all()  # a single-tile move is a multi-tile move
