@@ -13,6 +13,10 @@ boards:
   jitted applier (``Solution.verify``) and its moves per second;
 * quality: solution length / the start's Manhattan distance sum (a lower
   bound on any solution), measured on the same board in the same run;
+* steered against plain routes, side by side on the same boards in one run
+  (10 x 10, 30 x 30, 100 x 100, 300 x 300 and 50 x 200; several boards for
+  the small sizes): length / Manhattan and CPU seconds of each, the plain
+  routes being the solver before steering (``solve_kernel(..., steer=0)``);
 * with ``--cold`` (and in the full run): CPU seconds of the first call in a fresh process with an
   empty Numba cache (as after an install), the solver's kernels apart from
   the parity kernels of the solvability check, and the most signatures any
@@ -39,7 +43,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
 
+from fastpuzzle.boards import goal_board, relabel_for_goal  # noqa: E402
 from fastpuzzle.search.constructive import relabelled_manhattan, solve_constructive  # noqa: E402
+from fastpuzzle.search.constructive.lines import solve_kernel  # noqa: E402
+from fastpuzzle.search.constructive.solver import blank_to_corner  # noqa: E402
 from fastpuzzle.solvability import is_solvable  # noqa: E402
 
 SOURCES = "sources' Python solver: 9.8 s at 40x40, 84 s at 60x60, 3.6-5.3x Manhattan, fails on 8x13"
@@ -94,6 +101,53 @@ def _median(values):
     return float(np.median(values))
 
 
+def kernel_length(board, steer):
+    """Moves of the kernel (counted, not kept) with steered (1) or plain (0)
+    routes, and its CPU seconds."""
+    m, n = board.shape
+    shifted, back = blank_to_corner(goal_board(m, n))
+    cells = relabel_for_goal(board, shifted).ravel().astype(np.int32)
+    c = time.process_time()
+    count, err = solve_kernel(cells, m, n, np.empty(0, np.uint8), back, np.zeros(2, np.int64), -1, 1, steer)
+    seconds = time.process_time() - c
+    assert err == 0
+    return int(count), seconds
+
+
+#: (m, n, boards in full mode, boards in quick mode) of the side by side.
+STEER_CASES = [(10, 10, 50, 20), (30, 30, 10, 4), (100, 100, 2, 1), (300, 300, 1, 1), (50, 200, 2, 1)]
+
+
+def steer_rows(quick):
+    """Steered against plain routes on the same boards, in one run."""
+    rows = []
+    for m, n, full, few in STEER_CASES:
+        bound = 0
+        moves = {0: 0, 1: 0}
+        cpu = {0: 0.0, 1: 0.0}
+        count = few if quick else full
+        for k in range(count):
+            board = random_board(m, n, seed=m * 7919 + n + k)
+            bound += manhattan(board)
+            for steer in (1, 0):
+                length, seconds = kernel_length(board, steer)
+                moves[steer] += length
+                cpu[steer] += seconds
+        new, old = moves[1] / bound, moves[0] / bound
+        label = f"{m}x{n}"
+        boards = f"{count} board{'s' if count > 1 else ''}"
+        base = "the same boards with plain routes (the solver before), this run"
+        rows.append(dict(family="constructive", name=f"length/Manhattan {label}, steered", value=new, unit="x",
+                         ratio=new / old, baseline=base, note=f"{boards}; plain routes {old:.3f}x"))
+        rows.append(dict(family="constructive", name=f"length/Manhattan {label}, plain routes (before)", value=old,
+                         unit="x", ratio=None, baseline=None, note=boards))
+        rows.append(dict(family="constructive", name=f"CPU s {label}, steered", value=cpu[1] / count, unit="s CPU",
+                         ratio=cpu[1] / cpu[0], baseline=base, note=f"{boards}, per board; plain {cpu[0] / count:.4f} s"))
+        rows.append(dict(family="constructive", name=f"CPU s {label}, plain routes (before)", value=cpu[0] / count,
+                         unit="s CPU", ratio=None, baseline=None, note=f"{boards}, per board"))
+    return rows
+
+
 def run(quick: bool = False, cold: bool | None = None) -> list[dict]:
     rows = []
     if cold if cold is not None else not quick:  # the full run times the first call too
@@ -103,8 +157,10 @@ def run(quick: bool = False, cold: bool | None = None) -> list[dict]:
                          note=f"compiles the solver's kernels, at most {signatures} signature(s) a piece; "
                               f"the parity kernels of the solvability check take {parity:.1f} s more"))
     solve_constructive(random_board(6, 7, 0))  # warm the JIT
+    kernel_length(random_board(6, 7, 0), 0)
+    rows += steer_rows(quick)
     cases = [(100, 100, False, 5), (300, 300, False, 3), (8, 13, False, 5), (10, 1000, False, 3), (2, 1000, False, 3)]
-    cases.append((600, 600, True, 1) if quick else (1000, 1000, True, 1))
+    cases.append((300, 300, True, 1) if quick else (1000, 1000, True, 1))
     if quick:
         cases = [(m, n, c, min(r, 2)) for m, n, c, r in cases]
     for m, n, count_only, repeats in cases:
@@ -144,17 +200,17 @@ def print_rows(rows, title):
     print(f"{title}: {os.cpu_count()} CPUs, {numba.get_num_threads()} Numba threads, numpy {np.__version__}")
     for r in rows:
         if r["unit"] == "s CPU":
-            print(f"  {r['name']:<40} {r['value']:>14.1f} {r['unit']:<9} ({r['note']})")
+            print(f"  {r['name']:<48} {r['value']:>14.4f} {r['unit']:<9} ({r['note']})")
         elif r["unit"] == "x":
-            print(f"  {r['name']:<40} {r['value']:>14.3f} {r['unit']}")
+            print(f"  {r['name']:<48} {r['value']:>14.3f} {r['unit']}" + (f"  ({r['note']})" if "steered" in r["name"] else ""))
         else:
-            print(f"  {r['name']:<40} {r['value']:>14,.0f} {r['unit']:<9} ({r['note']})")
+            print(f"  {r['name']:<48} {r['value']:>14,.0f} {r['unit']:<9} ({r['note']})")
     print(f"  (for comparison, {SOURCES})")
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="600x600 instead of 1000x1000, fewer repeats")
+    ap.add_argument("--quick", action="store_true", help="300x300 count-only instead of 1000x1000, fewer boards and repeats")
     ap.add_argument("--cold", action="store_true", default=None,
                     help="also time the first call with an empty Numba cache (the full run does)")
     args = ap.parse_args()

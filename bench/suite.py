@@ -30,7 +30,8 @@ def _import_path() -> None:
         sys.path.insert(0, _ROOT)
 
 #: Every family of the project, in the order they run (cheap ones first).
-FAMILIES = ("solvability", "generate", "io", "solver", "constructive", "pdb", "distributed", "distances", "visual")
+FAMILIES = ("solvability", "generate", "io", "solver", "constructive", "pdb", "distributed", "distances", "rl", "near",
+            "visual")
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_JSON = os.path.join(BENCH_DIR, "results", "latest.json")

@@ -38,6 +38,8 @@ _HOMES = {
     "solve": "search.solve", "solve_many": "search.solve", "SolveManyResult": "search.solve",
     "Solution": "search.solution",
     "distance_table": "distances", "distance": "distances",
+    "neighbours": "steps", "legal_moves": "steps", "step_boards": "steps", "random_legal_moves": "steps",
+    "inverse_moves": "steps", "labelled_boards": "labels", "labelled_chunks": "labels",
     **{name: "errors" for name in (
         "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
         "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError",
@@ -57,6 +59,8 @@ __all__ = [
     "random_solvable", "random_permutations", "scramble", "load_boards", "write_boards",
     "solve", "solve_many", "SolveManyResult", "Solution", "heuristics",
     "distance_table", "distance",
+    "neighbours", "legal_moves", "step_boards", "random_legal_moves", "inverse_moves",
+    "labelled_boards", "labelled_chunks",
     "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
     "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError",
 ]

@@ -8,9 +8,14 @@ Semantics, as standard tools have them:
 * a symbolic link is followed: its target is replaced, the link stays;
 * an existing file keeps its permission bits; a new file gets
   ``0666 & ~umask``;
-* a file with other hard links, a character or block device and a FIFO are
-  written in place (no rename: the other names, the device and the reader
-  keep working); a socket and a directory are refused;
+* a file with other hard links is replaced by the rename too: its other
+  names keep the old content, so an input read through one of them (or
+  memory-mapped, or the output itself) is never truncated under its reader;
+* a character or block device, a FIFO and a pipe (``/dev/stdout``,
+  ``/proc/self/fd/1``, ``>(gzip > x.gz)``) are written in place, by the name
+  given (no rename: the device and the reader keep working); a name for this
+  process's standard output that a shell redirected to a file writes there;
+* a socket, a directory and a path ending in ``/`` are refused;
 * the temporary file is removed on every exit path, including SIGTERM and
   SIGHUP (handlers raise :class:`OutputInterrupted` for the duration of the
   write and are restored after it);
@@ -85,9 +90,8 @@ class AtomicOutput:
                 raise OSError(errno.EBADF, "standard output is closed", "<stdout>")
             self.file = stream
             return self.file
-        self._target = os.path.realpath(self.path)  # through every symbolic link
         try:
-            st = os.stat(self._target)
+            st = os.stat(self.path)  # through every link, /proc/self/fd/1 and /dev/stdout included
         except FileNotFoundError:
             st = None
         except OSError as error:
@@ -96,12 +100,20 @@ class AtomicOutput:
             raise IsADirectoryError(errno.EISDIR, "is a directory; give a file name", self.path)
         if st is not None and stat.S_ISSOCK(st.st_mode):
             raise OSError(errno.ENXIO, "is a socket; outputs are files, devices or FIFOs", self.path)
-        in_place = st is not None and (not stat.S_ISREG(st.st_mode) or st.st_nlink > 1)
+        if self.path.endswith(os.sep) or (os.altsep and self.path.endswith(os.altsep)):
+            raise NotADirectoryError(errno.ENOTDIR, "ends with a slash but is not a directory; give a file name",
+                                     self.path)  # fmt: skip
         try:
-            if in_place:  # devices, FIFOs, files with other names: no rename
-                flags = os.O_WRONLY | (os.O_TRUNC if stat.S_ISREG(st.st_mode) else 0)
-                self.file = os.fdopen(os.open(self._target, flags), "wb")
+            if st is not None and not stat.S_ISREG(st.st_mode):  # a pipe, FIFO or device: no rename
+                self.file = os.fdopen(os.open(self.path, os.O_WRONLY), "wb")
                 return self.file
+            if st is not None and _names_a_descriptor(self.path):  # e.g. /dev/stdout redirected to a file
+                if _is_own_stdout(st):
+                    self.path = "-"
+                    return self.__enter__()
+                self.file = os.fdopen(os.open(self.path, os.O_WRONLY | os.O_TRUNC), "wb")
+                return self.file
+            self._target = os.path.realpath(self.path)  # the rename replaces the link's target
             parent = os.path.dirname(self._target) or "."
             if not os.path.isdir(parent):
                 raise FileNotFoundError(errno.ENOENT, f"no such directory {parent} (it is not created)", self.path)
@@ -180,6 +192,19 @@ class AtomicOutput:
                 self._tmp = None
         finally:
             self._restore_handlers()
+
+
+def _names_a_descriptor(path: str) -> bool:
+    """``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``: a name for an open descriptor."""
+    return path in ("/dev/stdout", "/dev/stderr") or path.startswith(("/dev/fd/", "/proc/"))
+
+
+def _is_own_stdout(st) -> bool:
+    try:
+        own = os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+    return (own.st_dev, own.st_ino) == (st.st_dev, st.st_ino)
 
 
 def _keep_owner(fd, st):

@@ -252,7 +252,7 @@ def _solve_chunk(boards, goal, heuristic, max_nodes, time_limit, method, threads
 
     result = _solve_many(boards, goal=goal, heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit,
                          method=method, threads=threads)
-    return result.lengths, result.nodes, result.status, result.seconds, result.moves
+    return result.lengths, result.nodes, result.status, result.seconds, result.moves, result.lower_bounds
 
 
 def solve_many(boards, client=None, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
@@ -310,11 +310,11 @@ def solve_many(boards, client=None, goal=None, heuristic="linear_conflict", max_
     parts = client.gather(futures)
     if not parts:
         empty = np.zeros(0, np.int64)
-        return SolveManyResult(empty, empty.copy(), np.zeros(0, "<U7"), np.zeros(0), [], method, heuristic)
+        return SolveManyResult(empty, empty.copy(), np.zeros(0, "<U8"), np.zeros(0), [], method, heuristic)
     return SolveManyResult(
         np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
         np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
-        [mv for p in parts for mv in p[4]], method, heuristic,
+        [mv for p in parts for mv in p[4]], method, heuristic, np.concatenate([p[5] for p in parts]),
     )
 
 

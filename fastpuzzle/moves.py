@@ -21,7 +21,7 @@ from ._jit import jit
 from .boards import as_boards
 
 __all__ = [
-    "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "move_codes", "move_letters", "check_codes", "apply_moves", "apply_codes",
+    "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "move_codes", "move_letters", "check_codes", "encode_moves", "decode_moves", "apply_moves", "apply_codes",
     "UP_CODE", "LEFT_CODE", "RIGHT_CODE", "DOWN_CODE", "step_cell", "step_offset", "slide_codes", "UNDO", "undo_code", "transposed_code",
     "NO_PREVIOUS", "successor_tables", "neighbour_cells", "board_symmetries", "manhattan_table",
     "PRUNE_LENGTH", "AUTOMATON_START", "move_automaton", "build_move_automaton",
@@ -71,10 +71,6 @@ def check_codes(codes) -> np.ndarray:
     --------
     >>> check_codes([0, 3]).tolist()
     [0, 3]
-    >>> check_codes([True])
-    Traceback (most recent call last):
-    ...
-    TypeError: move codes must be integers 0..3 (U, L, R, D), got an array of bool
     """
     if isinstance(codes, (str, bytes)):
         raise TypeError(f"move codes must be an array of integers 0..3, got a {type(codes).__name__}")
@@ -106,6 +102,10 @@ def move_letters(codes) -> str:
     'UDL'
     """
     return MOVE_BYTES[check_codes(codes)].tobytes().decode("ascii")
+
+
+# Older names (blank letters only); fastpuzzle.encode_moves/decode_moves are fastpuzzle.notation's.
+encode_moves, decode_moves = move_codes, move_letters
 
 
 # ------------------------------------------------------------------ steps of the blank
@@ -271,7 +271,8 @@ NO_PREVIOUS = 4
 
 
 @functools.lru_cache(maxsize=64)
-def successor_tables(m: int, n: int):
+@functools.lru_cache(maxsize=16)
+def successor_tables(m: int, n: int, order: tuple = (UP_CODE, LEFT_CODE, RIGHT_CODE, DOWN_CODE)):
     """Legal successors of every blank cell after every previous move.
 
     The search engines generate moves from these tables alone, so a rule that
@@ -281,6 +282,12 @@ def successor_tables(m: int, n: int):
     ----------
     m, n : int
         Board shape.
+    order : tuple of the 4 codes
+        The order the moves are tried in (default Korf's: U L R D).  A search
+        on the image of a board under a symmetry passes the image of the
+        user's order, so that it tries the moves in the same order as on the
+        board itself: which solution the last iteration meets first, and
+        after how many nodes, depends on it.
 
     Returns
     -------
@@ -290,7 +297,7 @@ def successor_tables(m: int, n: int):
         the root), without the move that undoes ``previous``.
     packed : ndarray of int64, shape (m*n*5*4,)
         ``packed[(cell * 5 + previous) * 4 + k]`` is ``4 * target + code`` for
-        the ``k``-th of those moves in U L R D order: ``target`` is the cell
+        the ``k``-th of those moves in ``order``: ``target`` is the cell
         the blank reaches (one load gives both).
 
     Examples
@@ -299,6 +306,9 @@ def successor_tables(m: int, n: int):
     >>> int(count[0 * 5 + NO_PREVIOUS]), [(int(p) >> 2, int(p) & 3) for p in packed[16:18]]
     (2, [(1, 2), (2, 3)])
     """
+    order = tuple(int(c) for c in order)
+    if sorted(order) != [0, 1, 2, 3]:
+        raise ValueError(f"order must hold each of the move codes 0..3 once, got {order}")
     cells = m * n
     count = np.zeros((cells, 5), np.int64)
     packed = np.zeros((cells, 5, 4), np.int64)
@@ -306,7 +316,7 @@ def successor_tables(m: int, n: int):
         r, c = divmod(cell, n)
         for previous in range(5):
             k = 0
-            for code in range(4):
+            for code in order:
                 nr, nc = r + int(ROW_STEP[code]), c + int(COL_STEP[code])
                 if not (0 <= nr < m and 0 <= nc < n) or (previous < 4 and code == UNDO[previous]):
                     continue

@@ -7,6 +7,22 @@ def rng():
     return np.random.default_rng(12345)
 
 
+@pytest.fixture(scope="session")
+def dask_client():
+    """The suite's one Dask cluster: two single-threaded worker processes
+    (processes, so a test can kill one and see it replaced), started on first
+    use and closed when the run ends."""
+    import distributed
+
+    cluster = distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+        dashboard_address=":0", silence_logs=50,
+    )
+    with distributed.Client(cluster) as client:
+        yield client
+    cluster.close()
+
+
 def pytest_terminal_summary(terminalreporter):
     """The number of hostile cases tried (tests/test_hostile.py, tests/test_outputs.py)."""
     from .hostile import TRIED

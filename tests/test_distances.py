@@ -128,7 +128,7 @@ def test_random_solvable_in_range_with_goal(rng):
 
 
 def test_random_solvable_at_distance_is_uniform():
-    stats = pytest.importorskip("scipy.stats")
+    from scipy import stats
     table = distance_table(3, 3)
     depth = 30  # 221 boards
     boards = fp.random_solvable(3, 3, count=221 * 60, seed=9, distance=depth)
@@ -160,11 +160,27 @@ def test_random_solvable_4x4_by_rejection():
         random_at_distance(4, 4, 10**6, (1, 2), fp.goal_board(4, 4), 75, 76)
 
 
-def test_4x4_sample_is_the_measured_distribution():
+def test_4x4_sample_is_a_distribution_of_optimal_lengths():
+    """The stored sample obeys two laws of optimal lengths on uniform 4x4
+    boards (corner blank goal): a length has the parity of the blank's
+    Manhattan distance, and no length is below the board's linear-conflict
+    bound, so the sample's distribution lies at or above the bound's
+    distribution measured here on fresh uniform boards."""
+    from scipy import stats
+
     from fastpuzzle.distances.sample import SAMPLE_4X4
 
-    assert sum(SAMPLE_4X4.values()) == 10_000 and min(SAMPLE_4X4) >= 0 and max(SAMPLE_4X4) <= 80  # radius 80
-    assert all(isinstance(v, int) and v > 0 for v in SAMPLE_4X4.values())
+    lengths = np.repeat(np.array(list(SAMPLE_4X4), np.int64), list(SAMPLE_4X4.values()))
+    assert lengths.size == 10_000 and lengths.min() >= 0 and lengths.max() <= 80  # radius 80
+    # blank uniform over 16 cells, half of them at an even distance from the corner
+    even = int(np.count_nonzero(lengths % 2 == 0))
+    assert stats.binomtest(even, lengths.size, 0.5).pvalue > 1e-4
+    bound = fp.heuristics.linear_conflict(fp.random_solvable(4, 4, count=20_000, seed=17)).astype(np.int64)
+    grid = np.arange(81)
+    below = np.searchsorted(np.sort(lengths), grid, side="right") / lengths.size
+    below_bound = np.searchsorted(np.sort(bound), grid, side="right") / bound.size
+    assert (below - below_bound).max() < 0.03  # sampling noise only (about 1% at 10,000)
+    assert lengths.mean() > bound.mean() + 8  # optimal lengths exceed the bound by ~14 on average
 
 
 @pytest.mark.parametrize(
@@ -235,29 +251,25 @@ def test_format_depth_table():
     assert lines[-1].split() == ["31", "2", "181,440"]
 
 
-def test_dask_search_equals_local_search(rng):
-    distributed = pytest.importorskip("distributed")
+def test_dask_search_equals_local_search(rng, dask_client):
     from fastpuzzle.distances.cluster import distance_table_dask
 
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0", silence_logs=50
-    )
-    cases = [(2, 4, None, 5), (3, 3, rng.permutation(9).astype(np.uint8).reshape(3, 3), 7), (1, 4, None, 3),
+    client = dask_client
+    # few partitions: every pass is a round of tasks on worker processes
+    cases = [(2, 4, None, 3), (3, 3, rng.permutation(9).astype(np.uint8).reshape(3, 3), 3), (1, 4, None, 3),
              (3, 3, None, 1)]  # fmt: skip
-    with distributed.Client(cluster) as client:
-        for m, n, goal, partitions in cases:
-            local = distance_table(m, n, goal, cache=False)
-            stats = {}
-            remote = distance_table_dask(m, n, goal, client=client, partitions=partitions, stats=stats)
-            assert remote.counts.tolist() == local.counts.tolist()
-            assert (remote.depths[: local.size] == local.depths[: local.size]).all()
-            assert (remote.antipodes == local.antipodes).all()
-            assert stats["passes"] == local.radius + 2  # the last pass finds no board
-            if stats["partitions"] == 1:
-                assert stats["shipped"].sum() == 0  # one slice: every neighbour is marked in place
-            elif m > 1:
-                assert stats["shipped"].sum() > 0
-    cluster.close()
+    for m, n, goal, partitions in cases:
+        local = distance_table(m, n, goal, cache=False)
+        stats = {}
+        remote = distance_table_dask(m, n, goal, client=client, partitions=partitions, stats=stats)
+        assert remote.counts.tolist() == local.counts.tolist()
+        assert (remote.depths[: local.size] == local.depths[: local.size]).all()
+        assert (remote.antipodes == local.antipodes).all()
+        assert stats["passes"] == local.radius + 2  # the last pass finds no board
+        if stats["partitions"] == 1:
+            assert stats["shipped"].sum() == 0  # one slice: every neighbour is marked in place
+        elif m > 1:
+            assert stats["shipped"].sum() > 0
     with pytest.raises(ValueError, match="partitions"):
         distance_table_dask(2, 2, partitions=0, client=object())
     with pytest.raises(TypeError, match="partitions"):

@@ -7,22 +7,16 @@ import time
 import numpy as np
 import pytest
 
-da = pytest.importorskip("dask.array")
-distributed = pytest.importorskip("distributed")
+import dask.array as da
 
-import fastpuzzle as fp  # noqa: E402
-import fastpuzzle.distributed as fd  # noqa: E402
+import fastpuzzle as fp
+import fastpuzzle.distributed as fd
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-        dashboard_address=":0", silence_logs=50,
-    )
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
+@pytest.fixture
+def client(dask_client):
+    """The suite's one cluster (tests/conftest.py)."""
+    return dask_client
 
 
 def boards_of(rng, count, m, n):

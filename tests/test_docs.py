@@ -3,19 +3,16 @@
 - Every figure between markers equals what ``python -m bench.render`` writes from
   ``docs/bench.json`` (one benchmark run, so no two pages disagree).
 - Every relative link of ``README.md``, ``ARCHITECTURE.md`` and ``docs/*.md`` points at an
-  existing file; links to the pages being written elsewhere (:data:`PENDING`) are checked only
-  once those pages exist.
+  existing file.
 - Every Python example of the pages listed in :data:`EXAMPLE_PAGES` runs (``>>>`` blocks as
   doctests, others as scripts, one namespace per page, in a temporary directory); a line
-  ``<!-- example: skip -->`` before a block leaves it out, ``<!-- example: requires NAME -->``
-  runs it once ``NAME`` (``fastpuzzle.attr``) exists, and ``<!-- example: run -->`` before a
+  ``<!-- example: skip -->`` before a block leaves it out, and ``<!-- example: run -->`` before a
   ``bash`` block runs it with ``fastpuzzle`` as ``python -m fastpuzzle``.
 """
 
 from __future__ import annotations
 
 import doctest
-import importlib
 import os
 import re
 import subprocess
@@ -29,9 +26,6 @@ from bench import render
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted([ROOT / "README.md", ROOT / "ARCHITECTURE.md", *(ROOT / "docs").glob("*.md")])
-#: Pages other parts of the project are writing; links to them are checked when they exist.
-PENDING = {f"docs/{name}.md" for name in ("search", "solvability", "moves", "constructive", "reliability",
-                                            "distances")}
 #: Pages whose examples this file runs (the others test their own examples).
 EXAMPLE_PAGES = ["README.md", "docs/core.md", "docs/generation.md", "docs/files.md", "docs/solving.md",
                  "docs/cli.md", "docs/dask.md", "docs/pictures.md"]
@@ -123,8 +117,6 @@ def test_relative_links_point_at_files(page):
         path = (page.parent / target.split("#", 1)[0]).resolve()
         if path.exists():
             continue
-        if path.is_relative_to(ROOT) and _rel(path) in PENDING:
-            continue  # being written elsewhere: checked once it exists
         broken.append(target)
     assert not broken, f"{_rel(page)}: links to missing files: {broken}"
 
@@ -145,14 +137,6 @@ def _blocks(page: Path):
         yield (m["mark"] or "").strip(), m["lang"], m["body"], page.read_text(encoding="utf-8")[:m.start()].count("\n") + 1
 
 
-def _present(name: str) -> bool:
-    module, _, attr = name.rpartition(".")
-    try:
-        return hasattr(importlib.import_module(module), attr)
-    except ImportError:
-        return False
-
-
 @pytest.mark.parametrize("name", EXAMPLE_PAGES)
 def test_examples_run(name, tmp_path, monkeypatch):
     page = ROOT / name
@@ -164,7 +148,7 @@ def test_examples_run(name, tmp_path, monkeypatch):
     parser, ran = doctest.DocTestParser(), 0
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
     for mark, lang, body, line in _blocks(page):
-        if mark == "skip" or (mark.startswith("requires ") and not _present(mark.split(None, 1)[1])):
+        if mark == "skip":
             continue
         if lang == "bash" and mark == "run":
             script = re.sub(r"(?m)^(\s*(?:[^#\n]*\|\s*)?)fastpuzzle ", r"\1" + sys.executable + " -m fastpuzzle ",

@@ -74,7 +74,7 @@ def test_random_2x7_near_goal():
 
 
 def test_near_goal_draws_are_uniform_and_seeded():
-    stats = pytest.importorskip("scipy.stats")
+    from scipy import stats
     boards = fp.random_solvable(4, 4, count=4000, seed=9, distance=4)  # 24 boards at distance 4
     codes = near.pack_boards(boards.reshape(len(boards), -1))
     everyone = near.layers_near_goal(fp.goal_board(4, 4), 4)[4]

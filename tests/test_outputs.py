@@ -62,16 +62,6 @@ def test_symlink_is_followed_and_kept(tmp_path):
     tried("outputs", 2)
 
 
-def test_hard_linked_file_is_written_in_place(tmp_path):
-    a = tmp_path / "a.txt"
-    a.write_text("old\n")
-    b = tmp_path / "b.txt"
-    os.link(a, b)
-    write_text(a, "new\n")
-    assert b.read_text() == "new\n" and os.stat(a).st_ino == os.stat(b).st_ino
-    tried("outputs")
-
-
 def test_fifo_is_written_in_place(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)

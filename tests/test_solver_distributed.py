@@ -3,21 +3,16 @@
 import numpy as np
 import pytest
 
-da = pytest.importorskip("dask.array")
-distributed = pytest.importorskip("distributed")
+import dask.array as da
 
-import fastpuzzle as fp  # noqa: E402
-import fastpuzzle.distributed as fd  # noqa: E402
+import fastpuzzle as fp
+import fastpuzzle.distributed as fd
 
 
-@pytest.fixture(scope="module")
-def client():
-    cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0", silence_logs=50,
-    )
-    with distributed.Client(cluster) as c:
-        yield c
-    cluster.close()
+@pytest.fixture
+def client(dask_client):
+    """The suite's one cluster (tests/conftest.py)."""
+    return dask_client
 
 
 def test_dask_solve_many_equals_local(client):
@@ -33,9 +28,15 @@ def test_dask_solve_many_equals_local(client):
 def test_dask_solve_many_custom_goal_and_budget(client):
     goal = np.arange(9).reshape(3, 3)
     boards = fp.random_solvable(3, 3, count=40, seed=2, goal=goal)
+    remote = fd.solve_many(boards, client=client, goal=goal, max_nodes=50, chunk_boards=16, method="ida")
+    local = fp.solve_many(boards, goal=goal, max_nodes=50, method="ida")
+    assert remote.status.tolist() == local.status.tolist() and "budget" in remote.status.tolist()
+    # auto: the budget buys an answer for every board, with the bound proved
     remote = fd.solve_many(boards, client=client, goal=goal, max_nodes=50, chunk_boards=16)
     local = fp.solve_many(boards, goal=goal, max_nodes=50)
-    assert remote.status.tolist() == local.status.tolist() and "budget" in remote.status.tolist()
+    assert remote.lengths.tolist() == local.lengths.tolist() and (remote.lengths >= 0).all()
+    assert remote.lower_bounds.tolist() == local.lower_bounds.tolist()
+    assert (remote.lower_bounds <= remote.lengths).all() and set(remote.status) <= {"optimal", "bounded"}
     for b, s in zip(boards, remote.solutions()):
         assert not s.solved or s.verify(b, goal)
 

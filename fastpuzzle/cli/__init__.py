@@ -17,6 +17,7 @@ import argparse
 import errno
 import importlib
 import os
+import signal
 import sys
 
 from .common import EXIT_BAD_INPUT, CLIError
@@ -102,6 +103,7 @@ def _main(argv, own_process=False) -> int:
 
         skip_extension_scan()
     command = args.command
+    old_term = _stop_on_sigterm() if own_process else None
     try:
         return int(args.run(args) or 0)
     except BrokenPipeError:
@@ -114,15 +116,34 @@ def _main(argv, own_process=False) -> int:
     except OutputInterrupted as error:
         _say(command, f"{error}; the partial output was removed")
         return 128 + error.signum
-    except KeyboardInterrupt:
-        _say(command, "interrupted")
-        return 130
+    except KeyboardInterrupt as error:  # Ctrl-C, or a signal that stopped a kernel (interrupt.Interrupted)
+        signum = getattr(error, "signum", signal.SIGINT)
+        _say(command, f"interrupted by {signal.Signals(signum).name}; no partial output is left")
+        return 128 + signum
     except MemoryError as error:
         _say(command, f"out of memory{': ' + str(error) if str(error) else ''}")
         return EXIT_BAD_INPUT
     except (CLIError, ValueError, TypeError, OverflowError) as error:
         _say(command, error if str(error) else type(error).__name__)
         return EXIT_BAD_INPUT
+    finally:
+        if own_process and old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+
+
+def _stop_on_sigterm():
+    """SIGTERM raises (like Ctrl-C) for the whole run, so outputs are cleaned up; the old handler."""
+    old = signal.getsignal(signal.SIGTERM)
+    if old is not signal.SIG_DFL:  # ignored (nohup) or the caller's own: left alone
+        return None
+
+    def stop(signum, frame):
+        from ..interrupt import Interrupted
+
+        raise Interrupted(signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    return old
 
 
 def _silence_stdout():

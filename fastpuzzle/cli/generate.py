@@ -30,6 +30,9 @@ def add_parser(subparsers):
     g.add_argument("--distance", type=distance_arg, metavar="K|LO:HI",
                    help="only boards at optimal distance K (or LO..HI) from the goal, uniform among them "
                    "(shapes up to 12 cells; up to 16 cells near the goal; 4x4 by optimal solves)")
+    g.add_argument("--labels", nargs="?", const="", metavar="FILE",
+                   help="also write each board's exact optimal distance to FILE (.npy, int64; default: the "
+                   "output's name with .labels.npy); shapes up to 16 cells")
     g.add_argument("--goal", metavar="FILE", help="goal board (default: 1..mn-1 row-major, blank last)")
     g.add_argument("--out", required=True, type=output_arg, metavar="FILE",
                    help="output: .npy, or text ('-' for standard output)")
@@ -59,8 +62,8 @@ def distance_arg(text):
 
 def _check_disk(args, m, n, itemsize, fmt):
     """Refuse, before writing, a file too large for its disk (memory is checked by the generator)."""
-    if args.out == "-":
-        return
+    if args.out == "-" or (os.path.exists(args.out) and not os.path.isfile(args.out)):
+        return  # standard output, a pipe or a device: no disk to fill
     per_cell = itemsize if fmt == "npy" else len(str(m * n - 1)) + 1
     need = args.count * m * n * per_cell
     directory = os.path.dirname(os.path.abspath(os.path.realpath(args.out))) or "."
@@ -108,6 +111,8 @@ def run(args) -> int:
         goal = one_board(boards, goal_name, (m, n))
     count = args.count
     started = time.perf_counter()
+    if args.labels is not None:
+        return _run_labelled(args, m, n, goal, dtype, fmt, started)
     chunks = _chunks(args, m, n, goal)  # the generator checks every argument here, before the file is opened
     bar = progress_bar(count, "generate", want_progress(args, count * m * n + count * (args.scramble or 0)))
     try:
@@ -126,6 +131,51 @@ def run(args) -> int:
     if args.out != "-" or not sys.stdout.isatty():
         print(f"wrote {count} {what} {m}x{n} boards to {args.out} in {seconds:.2f} s "
               f"({count / seconds if seconds > 0 else 0:,.0f} boards/s)", file=sys.stderr)
+    return 0
+
+
+def labels_path(args) -> str:
+    """``--labels FILE``, or the output's name with ``.labels.npy`` for a bare ``--labels``."""
+    if args.labels:
+        return args.labels
+    if args.out == "-":
+        raise CLIError("--labels needs a file name when the boards go to standard output")
+    stem = args.out[:-4] if args.out.lower().endswith(".npy") else args.out
+    return stem + ".labels.npy"
+
+
+def _run_labelled(args, m, n, goal, dtype, fmt, started):
+    """``generate --labels``: boards and their exact distances, chunk by chunk, through the one writer."""
+    import numpy as np
+
+    from ..io.write import NpyWriter, writer_for
+    from ..labels import labelled_chunks
+
+    for option, given in [("--scramble", args.scramble is not None), ("--permutations", args.permutations),
+                          ("--dask", args.dask), ("--scheduler", args.scheduler is not None)]:
+        if given:
+            raise CLIError(f"--labels labels uniform boards or boards at a --distance; it excludes {option}")
+    target = labels_path(args)
+    if os.path.abspath(target) == os.path.abspath(args.out):
+        raise CLIError(f"--labels {target}: the labels would overwrite the boards")
+    try:
+        chunks = labelled_chunks(m, n, args.count, distance=args.distance, seed=args.seed, goal=goal)
+    except ValueError as error:
+        raise CLIError(f"--labels: {error}") from None
+    count = args.count
+    bar = progress_bar(count, "generate", want_progress(args, count * m * n))
+    try:
+        with writer_for(args.out, (count, m, n), dtype, fmt) as boards_out, \
+                NpyWriter(target, (count,), np.int64) as labels_out:
+            for _, boards, labels, _ in chunks:
+                boards_out.write(boards)
+                labels_out.write(labels)
+                bar.update(boards.shape[0])
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - started
+    print(f"wrote {count} labelled {m}x{n} boards to {args.out} and their distances to {target} in "
+          f"{seconds:.2f} s ({count / seconds if seconds > 0 else 0:,.0f} boards/s)", file=sys.stderr)
     return 0
 
 

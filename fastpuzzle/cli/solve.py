@@ -5,10 +5,12 @@ Input: any board file the package reads (one board per line, grids, ``.npy``,
 solve`` is an alias of ``solve --heuristic pdb``): one line per board, in
 input order::
 
-    length moves nodes seconds status
+    length moves nodes seconds status lower_bound gap
 
 (``moves`` is ``-`` for an empty solution, when a budget stopped the search
-or with ``--count-only``; ``length`` is then ``-1`` unless counted.)
+or with ``--count-only``; ``length`` is then ``-1`` unless counted.
+``lower_bound`` is the admissible bound the solver proved and ``gap`` the
+length minus it (0: optimal); both ``-`` when none is known.)
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ def add_parser(subparsers):
     p = subparsers.add_parser(
         "solve",
         help="optimal solutions (IDA*) for boards read from a file",
-        description="Solve boards optimally; prints 'length moves nodes seconds status' per board.",
+        description="Solve boards (optimally where the budget allows); prints "
+        "'length moves nodes seconds status lower_bound gap' per board.",
     )
     configure(p)
     return p
@@ -42,7 +45,7 @@ def configure(p, heuristic="linear_conflict") -> None:
     p.add_argument("--goal-blank-first", action="store_true", help="goal 0 1 2 ... (blank top-left)")
     p.add_argument("--heuristic", default=heuristic, choices=HEURISTICS)
     p.add_argument("--database", help="pattern database name for --heuristic pdb (default: best cached for the size)")
-    p.add_argument("--method", default="auto", choices=["auto", "ida", "constructive"])
+    p.add_argument("--method", default="auto", choices=["auto", "ida", "anytime", "constructive"])
     p.add_argument("--prune", default="automaton", choices=PRUNE,
                    help="duplicate move sequences IDA* leaves out: up to 10 moves (default), or only undoing moves "
                         "(Korf's node counts)")
@@ -57,9 +60,11 @@ def configure(p, heuristic="linear_conflict") -> None:
     p.set_defaults(run=run)
 
 
-def solution_line(length, moves, nodes, seconds, status) -> str:
-    """The one output line of a solution."""
-    return f"{length} {moves or '-'} {nodes} {seconds:.6f} {status}\n"
+def solution_line(length, moves, nodes, seconds, status, lower_bound=None) -> str:
+    """The one output line of a solution (``lower_bound`` None or negative: none known)."""
+    known = lower_bound is not None and lower_bound >= 0 and length >= 0
+    bound = f"{lower_bound} {length - lower_bound}" if known else "- -"
+    return f"{length} {moves or '-'} {nodes} {seconds:.6f} {status} {bound}\n"
 
 
 def _read(args):
@@ -152,21 +157,22 @@ def _solve_block(args, boards, target):
 
         for board in boards:
             s = solve_constructive(board, target, count_only=True)
-            yield solution_line(s.length, "", s.nodes, s.seconds, s.status)
+            yield solution_line(s.length, "", s.nodes, s.seconds, s.status, s.lower_bound)
         return
     if args.database is not None:
         from .. import pdb
 
         for s in pdb.solve_many_with_pdb(boards, goal=target, database=args.database,
                                          max_nodes=args.max_nodes, time_limit=args.time_limit, prune=args.prune):
-            yield solution_line(s.length, s.moves, s.nodes, s.seconds, s.status)
+            yield solution_line(s.length, s.moves, s.nodes, s.seconds, s.status, s.lower_bound)
         return
     from ..search.solve import solve_many
 
     res = solve_many(boards, target, heuristic=args.heuristic, method=args.method,
                      max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads, prune=args.prune)
     for i in range(len(res)):
-        yield solution_line(res.lengths[i], res.moves[i], res.nodes[i], res.seconds[i], res.status[i])
+        yield solution_line(res.lengths[i], res.moves[i], res.nodes[i], res.seconds[i], res.status[i],
+                            res.lower_bounds[i])  # fmt: skip
 
 
 def demo_lines(boards, seed=2024):

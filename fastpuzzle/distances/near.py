@@ -157,8 +157,9 @@ def layers_near_goal(goal, depth: int, *, hint: str = "") -> list[np.ndarray]:
     return layers[: depth + 1]
 
 
-def random_near_goal(goal, lo: int, hi: int, count: int, rng, *, hint: str = "") -> np.ndarray:
-    """``count`` boards uniform over the boards at distance ``lo .. hi`` of ``goal``.
+def random_near_goal(goal, lo: int, hi: int, count: int, rng, *, hint: str = "", return_depths: bool = False):
+    """``count`` boards uniform over the boards at distance ``lo .. hi`` of ``goal``
+    (and, with ``return_depths``, the exact distance of each, ``int64``).
 
     Raises ``ValueError`` when no board lies in the range (the layers end
     first: only on boards with very few states) and :class:`LayerLimitError`
@@ -186,4 +187,5 @@ def random_near_goal(goal, lo: int, hi: int, count: int, rng, *, hint: str = "")
         pick = which == i
         if pick.any():
             codes[pick] = layers[d][js[pick] - (ends[i] - sizes[i])]
-    return unpack_boards(codes, m, n, goal.dtype)
+    boards = unpack_boards(codes, m, n, goal.dtype)
+    return (boards, which.astype(np.int64) + lo) if return_depths else boards

@@ -29,6 +29,7 @@ import numpy as np
 
 from .._jit import use_threads
 from ..boards import as_goal, board_dtype, check_shape
+from ..interrupt import interruptible
 from ..memory import check_allocation
 from ..moves import MOVE_BYTES
 from .random_kernels import (
@@ -266,7 +267,8 @@ def _fill_scramble(out, codes, walk_length, goal_flat, m, n, key, first_block):
     par = use_threads(B * max(N, walk_length)) and B > bsize
     gb = int(np.flatnonzero(goal_flat == 0)[0])
     kernel = scramble_parallel if par else scramble_serial
-    kernel(out, codes, walk_length, goal_flat, bsize, first_block, k0, k1, m, n, gb)
+    with interruptible(B * walk_length >= 1 << 16):  # long walks: SIGINT/SIGTERM stop the kernel
+        kernel(out, codes, walk_length, goal_flat, bsize, first_block, k0, k1, m, n, gb)
 
 
 def _no_walks():

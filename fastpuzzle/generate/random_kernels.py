@@ -15,6 +15,7 @@ import numba
 import numpy as np
 
 from .._jit import jit, pjit
+from ..interrupt import stop_requested
 from ..moves import step_cell, undo_code
 
 _U64 = np.uint64
@@ -227,6 +228,8 @@ def _scramble_block(out, codes, walk_length, goal_flat, start, stop, k0, k1, blo
         c = gblank - r * n
         prev = -1
         for k in range(K):
+            if (k & 0xFFFF) == 0 and stop_requested():  # a signal: stop (the caller raises)
+                return
             cnt = 0
             # Korf order 0=U, 1=L, 2=R, 3=D; the undo of code c is 3 - c.
             if r > 0 and prev != 3:

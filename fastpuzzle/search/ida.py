@@ -45,18 +45,19 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .._jit import jit
+from ..interrupt import pending, stop_requested
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
 from .clock import clock
 from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
     lc_new_state, lc_start, line_conflict_penalty, search_tables,
 )  # fmt: skip
-from .pdb.heuristic import pdb_kernel_tables, pdb_new_state, pdb_start
+from .pdb.heuristic import pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start
 from .pdb.ranking import rank_placement
 
 
 __all__ = [
-    "CLOCK_INTERVAL", "STATUS_FOUND", "STATUS_NODES", "STATUS_TIME", "STATUS_DEPTH", "STATUS_EXHAUSTED",
+    "CLOCK_INTERVAL", "WEIGHT_ONE", "WEIGHT_SHIFT", "STATUS_FOUND", "STATUS_NODES", "STATUS_TIME", "STATUS_DEPTH", "STATUS_EXHAUSTED",
     "KIND_MANHATTAN", "KIND_LC_TABLE", "KIND_LC_SCAN", "KIND_PDB",
     "Heuristic", "ida_search", "ida_batch", "run_chunks", "initial_capacity",
 ]  # fmt: skip
@@ -69,6 +70,13 @@ STATUS_NODES = 1  #: the node budget ran out
 STATUS_TIME = 2  #: the time limit ran out
 STATUS_DEPTH = 3  #: the threshold outgrew the stack: grow it and resume (internal)
 STATUS_EXHAUSTED = 4  #: no node was pruned and none reached the goal (cannot happen on a solvable board)
+
+#: Weights are fixed-point numbers: ``weight = w * WEIGHT_ONE``.  The engine
+#: bounds ``g + (h * weight >> WEIGHT_SHIFT)``; ``WEIGHT_ONE`` is plain
+#: (optimal) IDA*, a larger weight weighted IDA* (shorter searches, solutions
+#: within ``w`` times the optimum, nothing proved).
+WEIGHT_SHIFT = 10
+WEIGHT_ONE = 1 << WEIGHT_SHIFT
 
 KIND_PDB = 3  #: additive pattern databases
 
@@ -127,12 +135,39 @@ def _is_goal_after(cells, goal, blank, src, tile):
 # ------------------------------------------------------------------ the engine
 
 
+@jit(inline="always")
+def _lc_push(tile, blank, op, depth, line, change, kind, no_line, tile_shift, along_line, along_delta,
+             line_codes, line_penalty, undo):  # fmt: skip
+    """Make the move in the line-conflict state (``line``, ``change``: what the child step found)."""
+    if kind == KIND_LC_TABLE:
+        idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+        line_codes[as_unsigned(line)] += change
+        line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
+    elif kind == KIND_LC_SCAN and line != no_line:
+        undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(line)]
+        line_penalty[as_unsigned(line)] = change
+
+
+@jit(inline="always")
+def _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
+            line_codes, line_penalty, undo):  # fmt: skip
+    """Undo :func:`_lc_push` (``blank``: the parent's blank cell, where ``tile`` came back from)."""
+    idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+    word = move_word[idx]
+    line = (word >> 2) & 0x3FFF
+    if kind == KIND_LC_TABLE:
+        line_codes[as_unsigned(line)] -= word >> 16
+        line_codes[as_unsigned(along_line[idx])] -= along_delta[idx]
+    elif line != no_line:
+        line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]
+
+
 # Longer than the house size on purpose: each heuristic's per-node steps are
 # written out here, as Numba needs them to keep the loop free of reference counting.
 @jit
 def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
-               successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path):  # fmt: skip
-    """One depth-first pass bounded by ``threshold``.
+               successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight):  # fmt: skip
+    """One depth-first pass bounded by ``threshold`` (on ``g + h * weight``, see :data:`WEIGHT_ONE`).
 
     Returns ``(status, nodes, next_threshold, length)``; status -1 means the
     pass ended without a goal (``next_threshold`` is the smallest pruned ``f``).
@@ -151,7 +186,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
         line_codes, line_penalty, seq = lc_state
     no_line = m + n  # the dummy line a move that changes no conflict points at
     limit = budget
-    if deadline > 0.0 and nodes + CLOCK_INTERVAL < limit:
+    if nodes + CLOCK_INTERVAL < limit:  # the stop flag (and the clock, if set) read every CLOCK_INTERVAL nodes
         limit = nodes + CLOCK_INTERVAL
     next_threshold = _NO_LIMIT
     depth = 0
@@ -188,7 +223,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     aux1 = np.int64(data[offsets[p] + rank_placement(buf, sizes[p], weights[p])])
                     h += aux1 - values[0, p]
                 aux2 = -1  # new value of the reflected tile's pattern
-                if reflect:
+                # the reflection only where it can matter: the child is not
+                # pruned yet, or its f might lower the next threshold
+                if reflect and (h <= room or depth + 1 + h < next_threshold):
                     h_reflected = sums[1]
                     reflected = tile_map[as_unsigned(tile)]
                     p = pattern_of[as_unsigned(reflected)]
@@ -222,12 +259,13 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             if nodes >= limit:
                 if nodes >= budget:
                     return STATUS_NODES, nodes, next_threshold, 0
-                if clock() > deadline:
+                if stop_requested() or (deadline > 0.0 and clock() > deadline):  # a signal stops it like the clock
                     return STATUS_TIME, nodes, next_threshold, 0
                 limit = min(budget, nodes + CLOCK_INTERVAL)
-            if h > room:
-                if depth + 1 + h < next_threshold:
-                    next_threshold = depth + 1 + h
+            h_weighted = (h * weight) >> WEIGHT_SHIFT
+            if h_weighted > room:
+                if depth + 1 + h_weighted < next_threshold:
+                    next_threshold = depth + 1 + h_weighted
                 continue
             path[as_unsigned(depth)] = op
             # a partition may leave tiles out: h == 0 off the goal
@@ -236,28 +274,11 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             cells[as_unsigned(blank)] = tile
             cells[as_unsigned(src)] = 0
             # --- push: make the move in the heuristic's state
-            if pdb_tables is not None:  # pdb_push
-                pos[as_unsigned(tile)] = blank
-                reflected = tile_map[as_unsigned(tile)]
-                rpos[as_unsigned(reflected)] = cell_map[as_unsigned(blank)]
-                if aux1 >= 0:
-                    p = pattern_of[as_unsigned(tile)]
-                    undo[as_unsigned(depth), 0] = values[0, p]
-                    sums[0] += aux1 - values[0, p]
-                    values[0, p] = aux1
-                if aux2 >= 0:
-                    p = pattern_of[as_unsigned(reflected)]
-                    undo[as_unsigned(depth), 1] = values[1, p]
-                    sums[1] += aux2 - values[1, p]
-                    values[1, p] = aux2
-            if lc_tables is not None:  # lc_push
-                if kind == KIND_LC_TABLE:
-                    idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
-                    line_codes[as_unsigned(aux1)] += aux2
-                    line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
-                elif kind == KIND_LC_SCAN and aux1 != no_line:
-                    undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(aux1)]
-                    line_penalty[as_unsigned(aux1)] = aux2
+            if pdb_tables is not None:
+                pdb_push(tile, blank, depth, aux1, aux2, pattern_of, cell_map, tile_map, pos, rpos, values, sums, undo)
+            if lc_tables is not None and kind != KIND_MANHATTAN:
+                _lc_push(tile, blank, op, depth, aux1, aux2, kind, no_line, tile_shift, along_line, along_delta,
+                         line_codes, line_penalty, undo)  # fmt: skip
             stack_blank[as_unsigned(depth)] = blank
             stack_h[as_unsigned(depth)] = h_node
             stack_next[as_unsigned(depth)] = k
@@ -290,33 +311,16 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             cells[as_unsigned(src)] = tile
             cells[as_unsigned(blank)] = 0
             # --- pop: undo the move in the heuristic's state
-            if pdb_tables is not None:  # pdb_pop
-                pos[as_unsigned(tile)] = src
-                reflected = tile_map[as_unsigned(tile)]
-                rpos[as_unsigned(reflected)] = cell_map[as_unsigned(src)]
-                p = pattern_of[as_unsigned(tile)]
-                if p >= 0:
-                    sums[0] += undo[as_unsigned(depth), 0] - values[0, p]
-                    values[0, p] = undo[as_unsigned(depth), 0]
-                if reflect:
-                    p = pattern_of[as_unsigned(reflected)]
-                    if p >= 0:
-                        sums[1] += undo[as_unsigned(depth), 1] - values[1, p]
-                        values[1, p] = undo[as_unsigned(depth), 1]
-            if lc_tables is not None and kind != KIND_MANHATTAN:  # lc_pop
-                idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
-                word = move_word[idx]
-                line = (word >> 2) & 0x3FFF
-                if kind == KIND_LC_TABLE:
-                    line_codes[as_unsigned(line)] -= word >> 16
-                    line_codes[as_unsigned(along_line[idx])] -= along_delta[idx]
-                elif line != no_line:
-                    line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]
+            if pdb_tables is not None:
+                pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, undo)
+            if lc_tables is not None and kind != KIND_MANHATTAN:
+                _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
+                        line_codes, line_penalty, undo)  # fmt: skip
 
 
 @jit
 def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
-               threshold, nodes, max_nodes, deadline, path, info):  # fmt: skip
+               threshold, nodes, max_nodes, deadline, path, info, weight):  # fmt: skip
     """IDA* from the flat board ``start``; see the module docstring.
 
     ``successors``: :func:`fastpuzzle.moves.successor_tables`; ``kind`` and
@@ -325,7 +329,8 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     start from ``h``); ``nodes``: nodes already counted (to resume).
     ``max_nodes`` <= 0 means no node budget, ``deadline`` <= 0 no time limit
     (else a :func:`fastpuzzle.search.clock.clock` value).  ``path`` receives the move codes; its
-    length is the stack capacity.
+    length is the stack capacity.  ``weight``: :data:`WEIGHT_ONE` for optimal
+    IDA*, more for weighted IDA* (the cost bound is on ``g + h * weight``).
 
     Returns the status; ``info`` = [nodes, solution length, threshold, h0].
     """
@@ -339,8 +344,9 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     pdb_state = _pdb_state(m * n, pdb_tables)
     h0 = _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state)
     info[3] = h0
-    if threshold < h0:
-        threshold = h0
+    h0_weighted = (h0 * weight) >> WEIGHT_SHIFT
+    if threshold < h0_weighted:
+        threshold = h0_weighted
     stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),
              np.empty(capacity + 1, np.int64), np.zeros((capacity + 1, 2), np.int64))  # fmt: skip
     budget = max_nodes if max_nodes > 0 else _NO_LIMIT
@@ -357,7 +363,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
             return STATUS_FOUND
         status, nodes, next_threshold, length = _iteration(
             cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
-            successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path,
+            successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight,
         )  # fmt: skip
         info[0] = nodes
         if status >= 0:
@@ -365,6 +371,8 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
             return status
         if next_threshold == _NO_LIMIT:
             return STATUS_EXHAUSTED
+        if weight > WEIGHT_ONE:  # weighted: the bound grows by 1/64 at least, or long paths take ~h iterations
+            next_threshold = max(next_threshold, threshold + (threshold >> 6))
         threshold = next_threshold
 
 
@@ -380,7 +388,7 @@ def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, max_nod
         t0 = clock()
         deadline = t0 + time_limit if time_limit > 0.0 else 0.0
         status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal,
-                            0, 0, max_nodes, deadline, path, info)  # fmt: skip
+                            0, 0, max_nodes, deadline, path, info, WEIGHT_ONE)  # fmt: skip
         out_status[i] = status
         out_nodes[i] = info[0]
         length = info[1] if status == STATUS_FOUND else 0
@@ -410,6 +418,9 @@ class Heuristic:
         Longest duplicate move sequence the search prunes
         (:func:`fastpuzzle.moves.move_automaton`); 2 prunes only the move
         that undoes the previous one (Korf's node counts).
+    order : tuple of the 4 move codes, optional
+        The order moves are tried in (:func:`fastpuzzle.moves.successor_tables`;
+        default U L R D).
 
     Examples
     --------
@@ -418,10 +429,12 @@ class Heuristic:
     True
     """
 
-    def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH):
+    def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH,
+                 order=None):  # fmt: skip
         self.m, self.n, self.name = m, n, name
         self.goal = np.ascontiguousarray(goal.ravel())
-        self.successors = (*successor_tables(m, n), move_automaton(prune_length))
+        tables = successor_tables(m, n) if order is None else successor_tables(m, n, tuple(order))
+        self.successors = (*tables, move_automaton(prune_length))
         # The family's tables, None for the other family: the engine compiles
         # one loop per family from that (see "heuristic dispatch" in the source).
         self.lc_tables = self.pdb_tables = None
@@ -446,11 +459,16 @@ def initial_capacity(m: int, n: int) -> int:
     return max(96, 4 * m * n)
 
 
-def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None):
+def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, weight: int = WEIGHT_ONE, info=None):
     """IDA* on one validated, solvable flat board; returns ``(status, codes, nodes, seconds)``.
 
     ``max_nodes``/``time_limit`` as checked by
     :func:`fastpuzzle.search.solve.check_options` (None = no budget).
+    ``weight``: see :data:`WEIGHT_ONE`.  ``info``: an int64 array of 4 that
+    receives the kernel's ``[nodes, length, threshold, h0]``; with
+    ``weight == WEIGHT_ONE`` every threshold below ``info[2]`` has been
+    searched in full, so the optimum is at least ``info[2]`` (the bound the
+    search proved).
     """
     m, n = heuristic.m, heuristic.n
     args = heuristic.kernel_args()
@@ -458,11 +476,11 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None):
     t0 = time.perf_counter()
     deadline = 0.0 if time_limit is None else clock() + float(time_limit)
     capacity = initial_capacity(m, n)
-    info = np.zeros(4, np.int64)
+    info = np.zeros(4, np.int64) if info is None else info
     threshold, nodes = 0, 0
     while True:
         path = np.zeros(capacity, np.uint8)
-        status = ida_kernel(cells, m, n, *args, threshold, nodes, max_nodes, deadline, path, info)
+        status = ida_kernel(cells, m, n, *args, threshold, nodes, max_nodes, deadline, path, info, np.int64(weight))
         if status != STATUS_DEPTH:
             break
         threshold, nodes = int(info[2]), int(info[0])
@@ -485,7 +503,7 @@ def run_chunks(n_items, chunk, threads, work, bar=None):
         while True:
             with lock:
                 lo = next(starts)
-            if lo >= n_items or errors:
+            if lo >= n_items or errors or pending():  # pending: a signal asked the batch to stop
                 return
             hi = min(n_items, lo + chunk)
             try:

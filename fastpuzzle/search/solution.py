@@ -54,8 +54,11 @@ class Solution:
     codes : ndarray of uint8
         Move codes (0=U, 1=L, 2=R, 3=D: the blank's direction).
     status : str
-        ``"optimal"`` (shortest possible), ``"found"`` (valid, not proven
-        shortest), or ``"budget"`` (a node or time budget stopped the search;
+        ``"optimal"`` (shortest possible: ``length == lower_bound``),
+        ``"bounded"`` (a search proved ``lower_bound``: the length is within
+        :attr:`bound_factor` of the optimum), ``"found"`` (valid, no search
+        proved anything about it; ``lower_bound`` may still hold the root
+        heuristic), or ``"budget"`` (a node or time budget stopped plain IDA*;
         ``codes`` is then empty and nothing is claimed).
     nodes : int
         Nodes the search expanded or generated (see the solver's docs).
@@ -69,6 +72,13 @@ class Solution:
         Number of moves when the solver only counted them (``codes`` is then
         empty, e.g. the constructive solver's ``count_only`` mode); ``None``
         when ``codes`` holds the moves.  :attr:`length` reports it.
+    lower_bound : int or None
+        An admissible bound on the optimal length (never above it): the best
+        the solver proved (the last plain IDA* threshold completed, or the
+        root heuristic), ``None`` when none is known.
+    note : str
+        What the caller should know about how it was found (e.g. that a
+        default time limit applied); empty when nothing.
 
     Examples
     --------
@@ -84,6 +94,8 @@ class Solution:
     method: str = "ida"
     heuristic: str = ""
     move_count: int | None = None
+    lower_bound: int | None = None
+    note: str = ""
     _moves: str | None = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -109,6 +121,22 @@ class Solution:
         return int(len(self.codes))
 
     @property
+    def bound_factor(self) -> float:
+        """``length / lower_bound``: the solution is at most this many times the optimum
+        (1.0 when optimal; ``inf`` with a zero bound off the goal, ``nan`` without a bound).
+
+        Examples
+        --------
+        >>> Solution(np.zeros(3, np.uint8), status="bounded", lower_bound=2).bound_factor
+        1.5
+        """
+        if self.lower_bound is None or not self.solved:
+            return float("nan")
+        if self.lower_bound == 0:
+            return 1.0 if self.length == 0 else float("inf")
+        return self.length / self.lower_bound
+
+    @property
     def solved(self) -> bool:
         """True unless a budget stopped the search."""
         return self.status != "budget"
@@ -122,7 +150,8 @@ class Solution:
         distance, and of its parity: every move changes the parity of the
         blank's row plus column).
 
-        Raises ``ValueError`` if a move is illegal on ``start``.
+        Raises ``ValueError`` if a move is illegal on ``start``, or if
+        ``start`` is a batch (a solution belongs to one board).
 
         Examples
         --------
@@ -131,7 +160,10 @@ class Solution:
         >>> Solution(np.zeros(0, np.uint8), status="found", move_count=3).verify([[1, 2], [0, 3]])
         True
         """
-        batch, _ = as_boards(start, label="start")
+        batch, single = as_boards(start, label="start")
+        if not single:
+            raise ValueError(f"verify takes the one board (m, n) the solution belongs to, got a batch of shape "
+                             f"{batch.shape}; verify each board with its own solution")  # fmt: skip
         m, n = batch.shape[1:]
         target = as_goal(goal, m, n)
         cells = batch[0].ravel().copy()
@@ -162,6 +194,6 @@ class Solution:
     def __repr__(self) -> str:
         shown = self.moves if self.length <= 60 else self.moves[:57] + "..."
         return (
-            f"Solution(length={self.length}, status={self.status!r}, nodes={self.nodes}, "
+            f"Solution(length={self.length}, status={self.status!r}, lower_bound={self.lower_bound}, nodes={self.nodes}, "
             f"seconds={self.seconds:.4f}, method={self.method!r}, moves={shown!r})"
         )

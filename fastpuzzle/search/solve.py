@@ -19,11 +19,14 @@ import numba
 import numpy as np
 
 from ..boards import as_boards, as_goal
+from ..interrupt import interruptible
 from ..moves import PRUNE_LENGTH, move_letters, slide_codes
 from . import ida
+from .anytime import DEFAULT_TIME_LIMIT, anytime_search
 from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
 from .pdb import GoalPlan, choose_database
+from .pdb.store import PREFERENCE as PDB_PREFERENCE
 from .solution import Solution, require_reachable
 
 __all__ = [
@@ -32,13 +35,14 @@ __all__ = [
 ]  # fmt: skip
 
 HEURISTICS = ("linear_conflict", "manhattan", "pdb")
-METHODS = ("auto", "ida", "constructive")
+METHODS = ("auto", "ida", "anytime", "constructive")
 #: What IDA* prunes, by name: the longest duplicate move sequence left out
 #: (:func:`fastpuzzle.moves.move_automaton`).  ``"undo"`` only forbids undoing
 #: the previous move, the rule of Korf's published node counts.
 PRUNE = {"automaton": PRUNE_LENGTH, "undo": 2}
 
-#: ``method="auto"`` uses IDA* up to this many cells, the constructive solver beyond.
+#: ``method="auto"`` without a budget uses plain IDA* up to this many cells
+#: (proved optimal in seconds), the anytime search beyond (with a budget: always).
 AUTO_IDA_MAX_CELLS = 16
 #: IDA*'s move tables grow as cells**2; beyond this many cells they would take
 #: hundreds of MB for a search that could never finish anyway.
@@ -116,13 +120,36 @@ def check_prune(prune) -> int:
     return PRUNE[prune]
 
 
-def _resolve_method(method: str, heuristic: str, m: int, n: int) -> str:
-    """The solver to run: ``"slide"``, ``"ida"`` or ``"constructive"``."""
+def refuse_node_budget(method, max_nodes):
+    """``max_nodes`` asked of the constructive solver: refused, since it
+    searches no nodes (``time_limit`` applies to it; so does
+    ``solve_constructive(max_moves=...)``).
+
+    Examples
+    --------
+    >>> refuse_node_budget("constructive", None)
+    >>> refuse_node_budget("constructive", 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_nodes does not apply to method='constructive' (it searches no nodes); give time_limit, or use solve_constructive(board, max_moves=...)
+    """
+    if method == "constructive" and max_nodes is not None:
+        raise ValueError("max_nodes does not apply to method='constructive' (it searches no nodes); "
+                         "give time_limit, or use solve_constructive(board, max_moves=...)")
+
+
+def _resolve_method(method: str, heuristic: str, m: int, n: int, budget: bool = False) -> str:
+    """The solver to run: ``"slide"``, ``"ida"``, ``"anytime"`` or ``"constructive"``."""
     if m == 1 or n == 1:
         return "slide"
     if method == "auto":
-        method = "ida" if (m * n <= AUTO_IDA_MAX_CELLS or heuristic == "pdb") else "constructive"
-    if method == "ida" and heuristic != "pdb" and m * n > IDA_MAX_CELLS:
+        if m * n > IDA_MAX_CELLS:
+            method = "constructive"
+        elif m * n <= AUTO_IDA_MAX_CELLS and not budget:
+            method = "ida"
+        else:
+            method = "anytime"
+    if method in ("ida", "anytime") and heuristic != "pdb" and m * n > IDA_MAX_CELLS:
         raise ValueError(
             f"IDA* handles boards of at most {IDA_MAX_CELLS} cells, got {m}x{n}; "
             "use method='constructive' (fastpuzzle.search.constructive)"
@@ -134,9 +161,11 @@ class _Search:
     """The engine's heuristic for one shape and goal, and how boards map onto it
     (pattern databases measure distance to their own goal: see GoalPlan)."""
 
-    def __init__(self, m, n, target, heuristic, database, prune_length):
+    def __init__(self, m, n, target, heuristic, database, prune_length, prefer_pdb=False):
         self.plan = None
         self.label = heuristic
+        if prefer_pdb and heuristic == "linear_conflict" and database is None:
+            heuristic = _cached_pdb_heuristic(m, n, target)
         if heuristic != "pdb":
             self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length)
             return
@@ -144,7 +173,8 @@ class _Search:
             raise ValueError(f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}")
         db = choose_database((m, n), database)
         self.plan = GoalPlan(db, target)
-        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length)
+        # moves tried in Korf's order on the user's board, whatever the symmetry
+        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order)
         self.label = f"pdb:{db.name}"
 
     def map_boards(self, flat: np.ndarray) -> np.ndarray:
@@ -156,6 +186,23 @@ class _Search:
 
     def unmap_codes(self, codes: np.ndarray) -> np.ndarray:
         return codes if self.plan is None else self.plan.unmap_codes(codes)
+
+
+def _cached_pdb_heuristic(m, n, target) -> str:
+    """``"pdb"`` when a pattern database for the shape is cached and fits the goal, else linear conflict."""
+    if (m, n) not in PDB_PREFERENCE or m * n <= AUTO_IDA_MAX_CELLS:
+        return "linear_conflict"
+    try:
+        GoalPlan(choose_database((m, n), None), target)
+    except (FileNotFoundError, ValueError):
+        return "linear_conflict"
+    return "pdb"
+
+
+def _make_search(m, n, target, heuristic, database, prune_length, which, method):
+    if which not in ("ida", "anytime"):
+        return None
+    return _Search(m, n, target, heuristic, database, prune_length, prefer_pdb=method == "auto")
 
 
 # ------------------------------------------------------------------ one board
@@ -173,12 +220,47 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which) -> Sol
     if which == "slide":
         return _slide(cells, target.ravel(), m, n)
     if which == "constructive":
-        return solve_constructive(cells.reshape(m, n), target)
+        sol = solve_constructive(cells.reshape(m, n), target, time_limit=time_limit)
+        sol.lower_bound = root_lower_bound(cells, target, m, n)
+        return sol
+    if which == "anytime":
+        return _solve_anytime(cells, target, m, n, search, max_nodes, time_limit)
     mapped = search.map_boards(cells[None, :])[0]
-    status, codes, nodes, seconds = ida.ida_search(mapped, search.engine, max_nodes, time_limit)
+    with interruptible(m * n > 9):  # SIGINT/SIGTERM stop the kernel (8-puzzles take milliseconds)
+        status, codes, nodes, seconds = ida.ida_search(mapped, search.engine, max_nodes, time_limit)
     _check_not_exhausted(status, 0)
     return Solution(search.unmap_codes(codes), status=_STATUS[status], nodes=nodes, seconds=seconds,
-                    method="ida", heuristic=search.label)  # fmt: skip
+                    method="ida", heuristic=search.label,
+                    lower_bound=len(codes) if status == ida.STATUS_FOUND else None)  # fmt: skip
+
+
+def root_lower_bound(cells, target, m, n) -> int:
+    """Manhattan distance plus linear conflicts of a flat board: admissible, computed in one pass."""
+    from .heuristics import linear_conflict
+
+    return int(linear_conflict(cells.reshape(m, n), target))
+
+
+def _solve_anytime(cells, target, m, n, search, max_nodes, time_limit) -> Solution:
+    """The anytime search (:mod:`fastpuzzle.search.anytime`); a default time limit when no budget is given."""
+    t0 = time.perf_counter()
+    note = ""
+    if max_nodes is None and time_limit is None:
+        time_limit = DEFAULT_TIME_LIMIT
+        note = f"no budget given: the default time limit of {DEFAULT_TIME_LIMIT:g} s applied"
+    mapped = search.map_boards(cells[None, :])[0]
+    forward = None if search.plan is None else np.argsort(search.plan.code_back).astype(np.uint8)
+
+    def fallback():
+        codes = solve_constructive(cells.reshape(m, n), target).codes
+        return codes if forward is None else forward[codes.astype(np.int64)]
+
+    with interruptible(m * n > 9):  # SIGINT/SIGTERM stop every kernel of the run
+        r = anytime_search(mapped, search.engine, goal=search.engine.goal, time_limit=time_limit,
+                           max_nodes=max_nodes, fallback=fallback)  # fmt: skip
+    return Solution(search.unmap_codes(r.codes), status="optimal" if r.optimal else "bounded", nodes=r.nodes,
+                    seconds=time.perf_counter() - t0, method="anytime", heuristic=search.label,
+                    lower_bound=r.lower_bound, note=note)  # fmt: skip
 
 
 def _check_not_exhausted(status, index):
@@ -202,8 +284,12 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
         (:mod:`fastpuzzle.pdb`; the database is ``database``).
     max_nodes : int, optional
         Stop after generating this many nodes (status ``"budget"``).
+        Refused (``ValueError``) with ``method="constructive"``, which
+        searches no nodes; with ``"auto"`` it bounds the search only.
     time_limit : float, optional
-        Stop after about this many seconds (status ``"budget"``).
+        Stop after about this many seconds (status ``"budget"``).  The
+        constructive solver checks it after each row or column it places
+        and, out of time, returns status ``"budget"`` with no moves.
     method : {"auto", "ida", "constructive"}
         ``"ida"``: optimal IDA*.  ``"constructive"``: a fast, not optimal,
         solver (:mod:`fastpuzzle.search.constructive`).  ``"auto"``: IDA*
@@ -251,6 +337,7 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     True
     """
     max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
+    refuse_node_budget(method, max_nodes)
     prune_length = check_prune(prune)
     batch, single = as_boards(board, label="board")
     if not single:
@@ -258,12 +345,13 @@ def solve(board, goal=None, heuristic="linear_conflict", max_nodes=None, time_li
     m, n = batch.shape[1:]
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=True)
-    which = _resolve_method(method, heuristic, m, n)
-    search = _Search(m, n, target, heuristic, database, prune_length) if which == "ida" else None
+    which = _resolve_method(method, heuristic, m, n, budget=max_nodes is not None or time_limit is not None)
+    search = _make_search(m, n, target, heuristic, database, prune_length, which, method)
     label = search.label if search is not None else heuristic
     cells = batch[0].ravel()
     if np.array_equal(cells, target.ravel()):
-        return Solution(np.zeros(0, np.uint8), status="optimal", nodes=0, seconds=0.0, method=which, heuristic=label)
+        return Solution(np.zeros(0, np.uint8), status="optimal", nodes=0, seconds=0.0, method=which, heuristic=label,
+                        lower_bound=0)  # fmt: skip
     return _solve_one(cells, target, m, n, search, max_nodes, time_limit, which)
 
 
@@ -281,13 +369,17 @@ class SolveManyResult:
     nodes : ndarray of int64
         Nodes generated per board (see :func:`solve`).
     status : ndarray of str
-        ``"optimal"``, ``"found"`` (valid, not proven shortest) or ``"budget"``.
+        ``"optimal"``, ``"bounded"`` (within :attr:`bound_factors` of the
+        optimum), ``"found"`` (valid, not proven shortest) or ``"budget"``.
     seconds : ndarray of float64
         Time spent on each board.
     moves : list of str
         Move strings (``""`` where a budget stopped the search).
     method, heuristic : str
         As passed to :func:`solve_many`.
+    lower_bounds : ndarray of int64
+        Admissible bound on each board's optimal length (see
+        :attr:`Solution.lower_bound`); ``-1`` where none was proved.
     """
 
     lengths: np.ndarray
@@ -297,6 +389,11 @@ class SolveManyResult:
     moves: list
     method: str = "ida"
     heuristic: str = "linear_conflict"
+    lower_bounds: np.ndarray | None = None
+
+    def __post_init__(self):
+        if self.lower_bounds is None:
+            self.lower_bounds = np.where(self.status == "optimal", self.lengths, -1).astype(np.int64)
 
     def __len__(self) -> int:
         return len(self.moves)
@@ -306,15 +403,25 @@ class SolveManyResult:
         """Boolean mask of the boards that got a solution."""
         return self.status != "budget"
 
+    @property
+    def bound_factors(self) -> np.ndarray:
+        """Length over lower bound per board (1.0 at the goal, ``nan`` without both)."""
+        lengths, bounds = self.lengths.astype(np.float64), self.lower_bounds.astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.where(bounds > 0, lengths / bounds, np.nan)
+        out[(lengths == 0) & (bounds == 0)] = 1.0
+        out[lengths < 0] = np.nan
+        return out
+
     def solutions(self) -> list:
         """One :class:`Solution` per board."""
         from ..moves import move_codes
 
         return [
             Solution(move_codes(mv), status=str(st), nodes=int(nd), seconds=float(sec),
-                     method=self.method, heuristic=self.heuristic)  # fmt: skip
-            for mv, st, nd, sec in zip(self.moves, self.status, self.nodes, self.seconds)
-        ]
+                     method=self.method, heuristic=self.heuristic, lower_bound=int(lb) if lb >= 0 else None)
+            for mv, st, nd, sec, lb in zip(self.moves, self.status, self.nodes, self.seconds, self.lower_bounds)
+        ]  # fmt: skip
 
     def __repr__(self) -> str:
         ok = int(self.solved.sum())
@@ -360,6 +467,7 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
     ([2, 0], ['DR', ''], ['optimal', 'optimal'])
     """
     max_nodes, time_limit = check_options(heuristic, method, max_nodes, time_limit)
+    refuse_node_budget(method, max_nodes)
     prune_length = check_prune(prune)
     if threads is None:
         threads = numba.get_num_threads()
@@ -371,8 +479,8 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
     B, m, n = batch.shape
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=single)
-    which = _resolve_method(method, heuristic, m, n)
-    search = _Search(m, n, target, heuristic, database, prune_length) if which == "ida" else None
+    which = _resolve_method(method, heuristic, m, n, budget=max_nodes is not None or time_limit is not None)
+    search = _make_search(m, n, target, heuristic, database, prune_length, which, method)
     label = search.label if search is not None else heuristic
     threads = int(min(threads, max(B, 1)))
     flat = batch.reshape(B, m * n)
@@ -385,34 +493,38 @@ def solve_many(boards, goal=None, heuristic="linear_conflict", max_nodes=None, t
         if which == "ida":
             columns = _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar)
         else:
-            columns = _solve_many_each(flat, target, m, n, which, threads, bar)
+            columns = _solve_many_each(flat, target, m, n, which, threads, bar, search, max_nodes, time_limit)
     finally:
         if bar is not None:
             bar.close()
     at_goal = (flat == target.ravel()).all(axis=1)
     columns[1][at_goal] = 0  # nodes: no search from the goal itself
-    return SolveManyResult(*columns, method=which, heuristic=label)
+    *columns, bounds = columns
+    bounds[at_goal] = 0
+    return SolveManyResult(*columns, method=which, heuristic=label, lower_bounds=bounds)
 
 
 def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
     mapped = search.map_boards(flat)
-    status, codes, lengths, nodes, seconds = ida.ida_batch(mapped, search.engine, max_nodes, time_limit, threads, bar)
+    with interruptible():
+        status, codes, lengths, nodes, seconds = ida.ida_batch(mapped, search.engine, max_nodes, time_limit, threads, bar)
     for i in np.flatnonzero(status == ida.STATUS_EXHAUSTED)[:1]:
         _check_not_exhausted(ida.STATUS_EXHAUSTED, int(i))
     found = status == ida.STATUS_FOUND
     lengths[~found] = -1
     moves = [move_letters(search.unmap_codes(c)) if ok else "" for c, ok in zip(codes, found)]
     labels = np.array([_STATUS[int(s)] for s in status], dtype="<U7")
-    return lengths, nodes, labels, seconds, moves
+    return lengths, nodes, labels, seconds, moves, np.where(found, lengths, -1)
 
 
-def _solve_many_each(flat, target, m, n, which, threads, bar):
-    """The solvers that take one board at a time (slide, constructive)."""
+def _solve_many_each(flat, target, m, n, which, threads, bar, search=None, max_nodes=None, time_limit=None):
+    """The solvers that take one board at a time (slide, constructive, anytime)."""
     B = flat.shape[0]
     lengths = np.full(B, -1, np.int64)
+    bounds = np.full(B, -1, np.int64)
     nodes = np.zeros(B, np.int64)
     seconds = np.zeros(B, np.float64)
-    status = np.empty(B, dtype="<U7")
+    status = np.empty(B, dtype="<U8")
     moves = [""] * B
 
     def work(lo, hi):
@@ -420,12 +532,13 @@ def _solve_many_each(flat, target, m, n, which, threads, bar):
             if np.array_equal(flat[i], target.ravel()):
                 sol = Solution(np.zeros(0, np.uint8), nodes=0, method=which)
             else:
-                sol = _solve_one(flat[i], target, m, n, None, None, None, which)
+                sol = _solve_one(flat[i], target, m, n, search, max_nodes, time_limit, which)
             lengths[i] = sol.length if sol.solved else -1
+            bounds[i] = -1 if sol.lower_bound is None else sol.lower_bound
             nodes[i], status[i], seconds[i], moves[i] = sol.nodes, sol.status, sol.seconds, sol.moves
 
     ida.run_chunks(B, 1 if m * n >= 16 else 16, threads, work, bar)
-    return lengths, nodes, status, seconds, moves
+    return lengths, nodes, status, seconds, moves, bounds
 
 
 # ------------------------------------------------------------------ pattern databases

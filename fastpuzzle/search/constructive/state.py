@@ -5,6 +5,10 @@ plain functions of arrays.  The solver works in a *logical frame*: either the
 board itself or its transpose (to place a column as if it were a row); a
 logical cell (r, c) maps to a physical flat index through the frame.
 
+``pos`` has two halves: ``pos[v]`` is the cell of tile ``v`` while ``v``
+belongs to the line being placed; ``pos[size + v]`` is the home cell of
+tile ``v`` (fixed), which steered routes read (:mod:`.routes`).
+
 Numba compiles a new specialisation of a kernel for every distinct type of
 its arguments, and a literal constant (``-1``, ``False``, ``2``) passed as an
 argument has a type of its own.  So callers pass ``int64``/``bool`` values
@@ -34,6 +38,7 @@ ROUTED_MOVES = 10  # moves made by routes of the blank (statistics)
 RING_DEPTH = 11  # how many of the last moves the ring below still knows
 LINE_FIRST = 12  # labels of the line being placed: only their positions are kept
 LINE_LAST = 13
+STEER = 14  # 1: routes of the blank choose, step by step, the move that helps the tile it displaces
 RING = 16  # ring of the last RING_SIZE moves, indexed by move number
 RING_SIZE = 64
 STATE_SIZE = RING + RING_SIZE

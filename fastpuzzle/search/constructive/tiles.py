@@ -13,10 +13,10 @@ import numpy as np
 
 from ..._jit import jit, jit_inner
 from ...moves import step_cell, step_offset, transposed_code, undo_code
-from .routes import route_blank, short_path
+from .routes import route_blank, short_path, steer_gain, steered_plan
 from .state import (
     BLANK_CELL, CODE_CAPACITY, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LINE_FIRST, LINE_LAST,
-    MOVE_COUNT, NO_TILE, RING, RING_DEPTH, RING_SIZE, ROUTED_MOVES, ROW_STRIDE, TILE_STEPS, TRANSPOSED,
+    MOVE_COUNT, NO_TILE, RING, RING_DEPTH, RING_SIZE, ROUTED_MOVES, ROW_STRIDE, STEER, TILE_STEPS, TRANSPOSED,
     cell_free_unpacked, direction_code, frame_steps, l1, logical_cell, physical_cell,
 )  # fmt: skip
 
@@ -73,7 +73,7 @@ def choose_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, br, bc, 
 
 
 @jit(inline="always")  # inlined into the hot loop of move_tile
-def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, pair, moves):
+def blank_to_front_pattern(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, pair, moves):
     """Write into ``moves`` the blank's moves from (br, bc) to the cell in
     front of the tile at (xr, xc) stepping (dr, dc): a fixed pattern round
     the tile (or round both tiles of a ``pair`` going straight) when the
@@ -86,6 +86,7 @@ def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, x
     step = direction_code(dr, dc)
     k = 0
     if br == xr - dr and bc == xc - dc:  # behind the tile: round it (4 moves)
+        best = -INFINITE
         for s in (1, -1):
             er = dc * s
             ec = dr * s
@@ -94,19 +95,27 @@ def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, x
                 and cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, xr, xc)
                 and cell_free_unpacked(locked, rows, cols, row_step, col_step, fr + er, fc + ec, xr, xc)
             ):
-                aside = direction_code(er, ec)
-                moves[0] = aside
-                moves[1] = step
-                moves[2] = step
-                moves[3] = undo_code(aside)
-                k = 4
-                break
+                gain = 0
+                if state[STEER]:  # the side whose tiles it displaces gain most (see routes.py)
+                    gain = (steer_gain(cells, pos, state, row_step, col_step, br, bc, br + er, bc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, br + er, bc + ec, xr + er, xc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, xr + er, xc + ec, fr + er, fc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, fr + er, fc + ec, fr, fc))
+                if gain > best:
+                    best = gain
+                    aside = direction_code(er, ec)
+                    moves[0] = aside
+                    moves[1] = step
+                    moves[2] = step
+                    moves[3] = undo_code(aside)
+                    k = 4
     elif abs(br - xr) + abs(bc - xc) == 1:  # beside the tile: 2 moves
         if cell_free_unpacked(locked, rows, cols, row_step, col_step, br + dr, bc + dc, xr, xc):
             moves[0] = step
             moves[1] = direction_code(xr - br, xc - bc)
             k = 2
     elif pair and br == xr - 2 * dr and bc == xc - 2 * dc:  # a pair going straight: round both (5 moves)
+        best = -INFINITE
         for s in (1, -1):
             er = dc * s
             ec = dr * s
@@ -116,14 +125,27 @@ def blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, x
                 and cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, xr, xc)
                 and cell_free_unpacked(locked, rows, cols, row_step, col_step, fr + er, fc + ec, xr, xc)
             ):
-                aside = direction_code(er, ec)
-                moves[0] = aside
-                moves[1] = step
-                moves[2] = step
-                moves[3] = step
-                moves[4] = undo_code(aside)
-                k = 5
-                break
+                gain = 0
+                if state[STEER]:
+                    gain = (steer_gain(cells, pos, state, row_step, col_step, br, bc, br + er, bc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, br + er, bc + ec,
+                                         br + dr + er, bc + dc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, br + dr + er, bc + dc + ec,
+                                         xr + er, xc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, xr + er, xc + ec, fr + er, fc + ec)
+                            + steer_gain(cells, pos, state, row_step, col_step, fr + er, fc + ec, fr, fc))
+                if gain > best:
+                    best = gain
+                    aside = direction_code(er, ec)
+                    moves[0] = aside
+                    moves[1] = step
+                    moves[2] = step
+                    moves[3] = step
+                    moves[4] = undo_code(aside)
+                    k = 5
+    if k == 0 and state[STEER] and abs(br - fr) + abs(bc - fc) <= 7:
+        k = steered_plan(cells, pos, locked, state, rows, cols, row_step, col_step, br, bc, fr, fc, xr, xc, moves)
+        k = max(k, 0)
     if k == 0:
         packed, k = short_path(locked, rows, cols, row_step, col_step, br, bc, fr, fc, xr, xc)
         for i in range(max(k, 0)):
@@ -212,7 +234,7 @@ def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
             break
         fr = xr + dr
         fc = xc + dc
-        k = blank_to_front_pattern(locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, follow >= 0, moves)
+        k = blank_to_front_pattern(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc, follow >= 0, moves)
         if k < 0:
             state[BLANK_CELL] = blank
             state[MOVE_COUNT] = count

@@ -32,7 +32,7 @@ from .ranking import placement_weights, rank_placement
 __all__ = [
     "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition",
     "reflection_applies",
-    "pdb_kernel_tables", "pdb_new_state", "pdb_start",
+    "pdb_kernel_tables", "pdb_new_state", "pdb_start", "pdb_push", "pdb_pop",
 ]  # fmt: skip
 
 #: Largest board the kernels handle (cell sets are 64-bit masks).
@@ -210,6 +210,8 @@ class GoalPlan:
                 relabel[image.ravel().astype(np.int64)] = db_goal.ravel().astype(np.int64)
                 self.relabel = relabel
                 self.code_back = np.argsort(code_map).astype(np.uint8)
+                # the user's move order (U L R D) as codes on the image board
+                self.move_order = tuple(int(c) for c in code_map)
                 return
         raise ValueError(
             f"database {db.name!r} measures distance to a goal with the blank at cell {blank_db}; "
@@ -337,3 +339,41 @@ def pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, r
             values[1, p] = _pattern_value(data, tiles, sizes, weights, offsets, rpos, p, buf)
             sums[1] += values[1, p]
     return max(sums[0], sums[1])
+
+
+@jit(inline="always")
+def pdb_push(tile, blank, depth, new_value, new_reflected, pattern_of, cell_map, tile_map, pos, rpos, values, sums,
+             undo):  # fmt: skip
+    """Make the move of ``tile`` into ``blank`` in the state, with the values
+    the engine looked up for the child (-1: the pattern is unchanged); the
+    old values go to ``undo[depth]``."""
+    pos[tile] = blank
+    reflected = tile_map[tile]
+    rpos[reflected] = cell_map[blank]
+    if new_value >= 0:
+        p = pattern_of[tile]
+        undo[depth, 0] = values[0, p]
+        sums[0] += new_value - values[0, p]
+        values[0, p] = new_value
+    if new_reflected >= 0:
+        p = pattern_of[reflected]
+        undo[depth, 1] = values[1, p]
+        sums[1] += new_reflected - values[1, p]
+        values[1, p] = new_reflected
+
+
+@jit(inline="always")
+def pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, undo):
+    """Undo :func:`pdb_push`: ``tile`` goes back to ``src``."""
+    pos[tile] = src
+    reflected = tile_map[tile]
+    rpos[reflected] = cell_map[src]
+    p = pattern_of[tile]
+    if p >= 0:
+        sums[0] += undo[depth, 0] - values[0, p]
+        values[0, p] = undo[depth, 0]
+    if reflect:
+        p = pattern_of[reflected]
+        if p >= 0:
+            sums[1] += undo[depth, 1] - values[1, p]
+            values[1, p] = undo[depth, 1]

@@ -1,0 +1,171 @@
+"""Training workloads: the vector environment against jumanji's SlidingTilePuzzle, and labelled boards.
+
+    python bench/bench_rl.py [--quick]
+
+Side by side in one run, on the same machine:
+
+* steps per second of :class:`fastpuzzle.env.SlidingPuzzleVectorEnv` with
+  random legal actions (``sample_actions``, compiled) at 1, 1,000 and
+  100,000 boards of 4x4 and 5x5, against jumanji's ``SlidingTilePuzzle``
+  on JAX's CPU backend (``jax.vmap`` of its ``step`` and of a masked random
+  action, the whole loop inside one ``jax.lax.scan`` under ``jax.jit``: its
+  fastest form).  ``ratio`` = our steps/s over jumanji's.  jumanji is
+  installed for the bench only (``pip install jumanji``); without it the
+  rows say so and our side is still measured;
+* the latency of one ``SlidingPuzzleEnv.step`` called from Python;
+* labelled boards per second: 3x4 from the distance table, 4x4 at distance
+  0..23 from the layers near the goal, uniform 4x4 by optimal solves
+  (pattern databases on the threads: 7-8 when it is cached, else 6-6-3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np  # noqa: E402
+
+from bench.common import print_header, print_rows, row  # noqa: E402
+
+FAMILY = "rl"
+
+
+def _ours(B, m, n, steps, copy=True):
+    from fastpuzzle.env import SlidingPuzzleVectorEnv
+
+    env = SlidingPuzzleVectorEnv(B, m, n, copy=copy)
+    env.reset(seed=0)
+    for _ in range(3):  # warm: both kernels compiled or loaded
+        env.step(env.sample_actions())
+    start = time.perf_counter()
+    for _ in range(steps):
+        env.step(env.sample_actions())
+    return B * steps / (time.perf_counter() - start)
+
+
+def _jumanji_rate(B, m, steps):
+    """Steps/s of jumanji's SlidingTilePuzzle (``m x m``) at ``B`` boards, or None without jumanji."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        from jumanji.environments import SlidingTilePuzzle
+        from jumanji.environments.logic.sliding_tile_puzzle.generator import RandomWalkGenerator
+    except ImportError:
+        return None
+    env = SlidingTilePuzzle(generator=RandomWalkGenerator(grid_size=m, num_random_moves=100))
+    keys = jax.random.split(jax.random.PRNGKey(0), B)
+    state, ts = jax.jit(jax.vmap(env.reset))(keys)
+    step = jax.vmap(env.step)
+
+    def body(carry, _):
+        state, mask, key = carry
+        key, sub = jax.random.split(key)
+        logits = jnp.where(mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(sub, logits, axis=-1)
+        state, ts = step(state, action)
+        return (state, ts.observation.action_mask, key), None
+
+    @jax.jit
+    def run(state, mask, key):
+        return jax.lax.scan(body, (state, mask, key), None, length=steps)[0]
+
+    carry = run(state, ts.observation.action_mask, jax.random.PRNGKey(1))
+    jax.block_until_ready(carry)
+    start = time.perf_counter()
+    carry = run(*carry)
+    jax.block_until_ready(carry)
+    return B * steps / (time.perf_counter() - start)
+
+
+def _single_latency(repeats):
+    from fastpuzzle.env import SlidingPuzzleEnv
+
+    env = SlidingPuzzleEnv(4, 4, max_steps=None)
+    env.reset(seed=0)
+    actions = np.random.default_rng(0).integers(0, 4, repeats).tolist()
+    step = env.step
+    for a in actions[:1000]:
+        step(a)
+    start = time.perf_counter()
+    for a in actions:
+        step(a)
+    return (time.perf_counter() - start) / repeats
+
+
+def _jumanji_latency(repeats):
+    try:
+        import jax
+        from jumanji.environments import SlidingTilePuzzle
+        from jumanji.environments.logic.sliding_tile_puzzle.generator import RandomWalkGenerator
+    except ImportError:
+        return None
+    env = SlidingTilePuzzle(generator=RandomWalkGenerator(grid_size=4, num_random_moves=100))
+    state, _ = jax.jit(env.reset)(jax.random.PRNGKey(0))
+    step = jax.jit(env.step)
+    state, ts = step(state, 0)
+    jax.block_until_ready(state)
+    start = time.perf_counter()
+    for i in range(repeats):
+        state, ts = step(state, i & 3)
+    jax.block_until_ready(state)
+    return (time.perf_counter() - start) / repeats
+
+
+def _labels_rate(count, m, n, **kw):
+    from fastpuzzle import labelled_boards
+
+    labelled_boards(m, n, min(count, 1000), seed=0, **kw)  # tables, layers and databases loaded
+    start = time.perf_counter()
+    labelled_boards(m, n, count, seed=1, **kw)
+    return count / (time.perf_counter() - start)
+
+
+def _pdb_name():
+    from fastpuzzle.search.pdb.store import cache_path
+
+    return "7-8" if os.path.exists(cache_path("7-8")) else "6-6-3"
+
+
+def run(quick: bool = False) -> list[dict]:
+    rows = []
+    for m in (4, 5):
+        for B in (1, 1_000, 100_000):
+            steps = {1: 2000, 1_000: 200, 100_000: 20}[B] // (4 if quick else 1)
+            ours = _ours(B, m, m, steps)
+            lean = _ours(B, m, m, steps, copy=False)
+            theirs = _jumanji_rate(B, m, steps)
+            base = "jumanji not installed" if theirs is None else f"jumanji SlidingTilePuzzle {theirs:,.0f} steps/s"
+            label = f"vector env {m}x{m}, {B:,} boards, random legal actions"
+            rows.append(row(FAMILY, label, ours, "steps/s", None if theirs is None else ours / theirs, base,
+                            "observations copied (copy=True, the default)"))
+            rows.append(row(FAMILY, label + ", copy=False", lean, "steps/s", None if theirs is None else lean / theirs,
+                            base, "observations are the env's own array"))
+    repeats = 20_000 if quick else 100_000
+    ours = _single_latency(repeats)
+    theirs = _jumanji_latency(repeats // 10)
+    rows.append(row(FAMILY, "single env 4x4, one step from Python", ours * 1e6, "us",
+                    None if theirs is None else theirs / ours,
+                    "jumanji not installed" if theirs is None else f"jumanji jitted step {theirs * 1e6:.1f} us"))
+    count = 2_000_000 if quick else 20_000_000
+    rows.append(row(FAMILY, "labelled 3x4 boards, uniform, exact (table)",
+                    _labels_rate(count, m=3, n=4), "boards/s", note=f"{count:,} boards"))
+    rows.append(row(FAMILY, "labelled 4x4 boards at distance 0..23, exact (layers)",
+                    _labels_rate(count, m=4, n=4, distance=(0, 23)), "boards/s", note=f"{count:,} boards"))
+    count = 10 if quick else 100
+    name = _pdb_name()
+    rows.append(row(FAMILY, "labelled 4x4 boards, uniform, exact (pattern databases)",
+                    _labels_rate(count, m=4, n=4), "boards/s", note=f"{count} boards, {name}, both cores"))
+    return rows
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer steps and boards")
+    args = ap.parse_args()
+    print_header("training workloads: vector environment vs jumanji, labelled boards")
+    print_rows(run(args.quick))

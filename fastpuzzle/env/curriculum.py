@@ -1,0 +1,99 @@
+"""Where episodes start: the curriculum of the environments' resets.
+
+A curriculum is one of
+
+* ``"uniform"`` — uniform over the boards that reach the goal
+  (:func:`fastpuzzle.random_solvable`);
+* ``{"distance": k}`` or ``{"distance": (lo, hi)}`` — uniform over the boards
+  at that exact optimal distance (``random_solvable(..., distance=)``: tables
+  up to 12 cells, the layers near the goal up to 16);
+* ``{"scramble": k}`` — a random walk of ``k`` moves from the goal
+  (:func:`fastpuzzle.scramble`, no immediate undo).
+
+With a random goal every episode draws its goal uniformly over all boards
+(blank anywhere) and the start board from the curriculum relative to it: the
+start is drawn for the goal with the same blank cell and tiles in order, then
+both are relabelled by one random permutation of the tiles, which keeps every
+distance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..boards import as_goal
+
+__all__ = ["Curriculum", "check_curriculum"]
+
+
+def check_curriculum(spec, m, n):
+    """``(kind, value)`` of a curriculum spec (see the module notes)."""
+    if spec is None or (isinstance(spec, str) and spec == "uniform"):
+        return "uniform", None
+    if isinstance(spec, dict) and len(spec) == 1:
+        (kind, value), = spec.items()
+        if kind == "distance":
+            from ..distances.sample import check_distance
+
+            return "distance", check_distance(value, m, n)
+        if kind == "scramble":
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+                raise ValueError(f"curriculum scramble length must be a whole number >= 0, got {value!r}")
+            return "scramble", int(value)
+    raise ValueError(
+        f"curriculum must be 'uniform', {{'distance': k or (lo, hi)}} or {{'scramble': k}}, got {spec!r}"
+    )
+
+
+class Curriculum:
+    """Draws start boards (and goals) for resets.
+
+    Examples
+    --------
+    >>> c = Curriculum(3, 3, {"distance": 4})
+    >>> boards, goals = c.draw(2, np.random.default_rng(0))
+    >>> boards.shape, goals
+    ((2, 3, 3), None)
+    """
+
+    def __init__(self, m, n, spec=None, *, goal=None, random_goal=False):
+        self.m, self.n = m, n
+        self.kind, self.value = check_curriculum(spec, m, n)
+        self.goal = as_goal(goal, m, n)
+        if not isinstance(random_goal, (bool, np.bool_)):
+            raise TypeError(f"random_goal must be True or False, got {random_goal!r}")
+        self.random_goal = bool(random_goal)
+
+    def _starts(self, count, rng, goal):
+        from ..generate import random_solvable, scramble
+
+        m, n = self.m, self.n
+        if self.kind == "uniform":
+            return random_solvable(m, n, count, seed=rng, goal=goal)
+        if self.kind == "distance":
+            return random_solvable(m, n, count, seed=rng, goal=goal, distance=self.value)
+        return scramble(m, n, self.value, count, seed=rng, goal=goal)
+
+    def draw(self, count, rng):
+        """``(boards (count, m, n), goals (count, m, n) or None)`` from the generator ``rng``."""
+        if not self.random_goal:
+            return self._starts(count, rng, self.goal), None
+        m, n = self.m, self.n
+        N = m * n
+        blanks = rng.integers(0, N, size=count)
+        dtype = self.goal.dtype
+        boards = np.empty((count, N), dtype)
+        goals = np.empty((count, N), dtype)
+        ordered = np.arange(1, N, dtype=np.int64)
+        for cell in np.unique(blanks):
+            at = np.flatnonzero(blanks == cell)
+            base = np.insert(ordered, cell, 0).astype(dtype)  # tiles in order, the blank at ``cell``
+            boards[at] = self._starts(at.size, rng, base.reshape(m, n)).reshape(at.size, N)
+            goals[at] = base
+        # one random relabelling of the tiles per episode (the blank stays 0)
+        perm = np.argsort(rng.random((count, N - 1)), axis=1).astype(np.int64) + 1
+        relabel = np.concatenate([np.zeros((count, 1), np.int64), perm], axis=1)
+        rows = np.arange(count)[:, None]
+        boards = relabel[rows, boards.astype(np.int64)].astype(dtype)
+        goals = relabel[rows, goals.astype(np.int64)].astype(dtype)
+        return boards.reshape(count, m, n), goals.reshape(count, m, n)

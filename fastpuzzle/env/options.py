@@ -1,0 +1,100 @@
+"""The options both environments take, checked once: rewards, illegal moves, limits, spaces, text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..boards import as_goal, board_dtype, check_shape
+from .curriculum import Curriculum
+from .kernel import REWARD_CODES
+
+__all__ = ["EnvOptions", "REWARDS", "board_text"]
+
+#: Reward names: ``step`` -1 a move; ``sparse`` 1 on reaching the goal, else 0;
+#: ``manhattan`` the decrease in Manhattan distance (+1 or -1 a move, 0 when the
+#: board stays); ``distance`` the decrease in exact optimal distance (boards of
+#: at most 12 cells, a fixed goal: read from the distance table).
+REWARDS = ("step", "sparse", "manhattan", "distance")
+
+
+@dataclass
+class EnvOptions:
+    m: int
+    n: int
+    curriculum: Curriculum
+    reward_code: int
+    reward_fn: object
+    exact_reward: bool
+    stay: bool
+    max_steps: int
+    copy: bool
+    render_mode: object
+    dtype: np.dtype
+
+    @classmethod
+    def parse(cls, m, n, *, curriculum=None, reward="step", illegal="stay", max_steps=500, goal=None,
+              random_goal=False, copy=True, render_mode=None):
+        check_shape(m, n)
+        m, n = int(m), int(n)
+        if m * n > 256:
+            raise ValueError(f"the environments hold boards of at most 256 cells (uint8), got {m}x{n}")
+        goal = as_goal(goal, m, n)
+        cur = Curriculum(m, n, curriculum, goal=goal, random_goal=random_goal)
+        reward_fn, exact, code = None, False, REWARD_CODES["none"]
+        if callable(reward):
+            reward_fn = reward
+        elif isinstance(reward, str) and reward in REWARDS:
+            if reward == "distance":
+                from ..distances.table import MAX_TABLE_CELLS
+
+                if m * n > MAX_TABLE_CELLS or random_goal:
+                    raise ValueError(
+                        f"reward='distance' reads the distance table: boards of at most {MAX_TABLE_CELLS} cells "
+                        f"and a fixed goal (got {m}x{n}{', random_goal=True' if random_goal else ''}); "
+                        "use 'manhattan' for a dense reward elsewhere"
+                    )
+                exact = True
+            else:
+                code = REWARD_CODES[reward]
+        else:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)} or a function, got {reward!r}")
+        if illegal not in ("stay", "raise"):
+            raise ValueError(f"illegal must be 'stay' (the board stays, the step counts) or 'raise', got {illegal!r}")
+        if max_steps is None:
+            max_steps = 0
+        elif isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+            raise ValueError(f"max_steps must be a whole number >= 1 or None (no limit), got {max_steps!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        if not isinstance(copy, (bool, np.bool_)):
+            raise TypeError(f"copy must be True or False, got {copy!r}")
+        return cls(m, n, cur, code, reward_fn, exact, illegal == "stay", int(max_steps), bool(copy), render_mode,
+                   board_dtype(m * n))
+
+    def spaces(self):
+        """``(observation_space, action_space)`` of one environment."""
+        from gymnasium import spaces
+
+        N = self.m * self.n
+        return spaces.Box(0, N - 1, (self.m, self.n), self.dtype), spaces.Discrete(4)
+
+    def distance_table(self):
+        from ..distances.table import distance_table
+
+        return distance_table(self.m, self.n, self.curriculum.goal)
+
+
+def board_text(board) -> str:
+    """A board as rows of right-aligned numbers, ``.`` for the blank.
+
+    Examples
+    --------
+    >>> print(board_text(np.array([[1, 2], [3, 0]])))
+    1 2
+    3 .
+    """
+    board = np.asarray(board)
+    width = len(str(board.size - 1))
+    return "\n".join(" ".join(("." if v == 0 else str(int(v))).rjust(width) for v in row) for row in board)

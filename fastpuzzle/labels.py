@@ -1,0 +1,272 @@
+"""Labelled boards: random boards with their exact optimal distances, for training.
+
+:func:`labelled_boards` draws boards and labels each with its distance to
+the goal, taking the cheapest exact source the shape has:
+
+* at most 12 cells: the whole-space distance table
+  (:func:`fastpuzzle.distance_table`).  A uniform board is a uniform rank,
+  so a draw is an unranking and its label one byte read from the table,
+  no ranking and no search; ``distance=`` draws through the table's block
+  index (exact, no rejection);
+* 13 to 16 cells near the goal (4x4 up to distance 23): the layers of the
+  breadth-first search from the goal (:mod:`fastpuzzle.distances.near`);
+  the label is the layer a board was drawn from;
+* anything else up to 16 cells (uniform 4x4): optimal solves
+  (:func:`fastpuzzle.distance`, pattern databases on 4x4) on the threads,
+  under ``time_limit`` per board;
+* larger boards: no exact label is in reach; with ``exact=False`` the label
+  is an admissible bound (linear conflict) and a flag says which labels are
+  exact.
+
+Boards are made in chunks of :data:`CHUNK_BOARDS`; chunk ``j`` draws from
+its own Philox stream, the ``j``-th jump of the stream keyed by the seed
+(:func:`fastpuzzle.generate.seed_key`), so a seed gives the same boards
+whatever the count asked for (a longer request extends a shorter one) and
+:func:`labelled_chunks` streams a request in bounded memory.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from ._jit import pjit
+from .boards import as_goal, check_shape
+from .generate import check_count, seed_key
+
+__all__ = ["labelled_boards", "labelled_chunks", "CHUNK_BOARDS", "MAX_EXACT_CELLS"]
+
+#: Boards per chunk (and per random stream) of a request.
+CHUNK_BOARDS = 1 << 20
+#: Largest board labelled exactly without ``distance=`` (optimal solves of 4x4).
+MAX_EXACT_CELLS = 16
+
+
+@pjit
+def _gather_near(pool, ends, lo, js, n_cells, boards, depths):
+    """Board ``i`` is ``pool[js[i]]`` unpacked (4 bits a cell); its depth the layer holding it."""
+    for i in prange(js.shape[0]):
+        j = js[i]
+        d = 0
+        while ends[d] <= j:
+            d += 1
+        depths[i] = lo + d
+        v = pool[j]
+        for c in range(n_cells):
+            boards[i, c] = (v >> np.uint64(4 * c)) & np.uint64(15)
+
+
+_POOL: dict = {}
+
+
+def _near(goal, lo, hi, size, rng):
+    """``size`` boards uniform over the layers ``lo .. hi`` near ``goal``, with their depths.
+
+    The layers are joined once into one pool (kept for the last goal and
+    range asked for), so a draw is one parallel gather and unpacking."""
+    from .distances.near import layers_near_goal
+
+    m, n = goal.shape
+    key = (goal.tobytes(), m, n, lo, hi)
+    if key not in _POOL:
+        layers = layers_near_goal(goal, hi)[lo:]
+        _POOL.clear()
+        sizes = np.array([layer.shape[0] for layer in layers], np.int64)
+        _POOL[key] = (np.concatenate(layers), np.cumsum(sizes))
+    pool, ends = _POOL[key]
+    if pool.shape[0] == 0:
+        raise ValueError(f"no {m}x{n} board is at distance {lo if lo == hi else f'{lo}..{hi}'} from the goal")
+    js = rng.integers(0, pool.shape[0], size=size, dtype=np.int64)
+    boards = np.empty((size, m * n), goal.dtype)
+    depths = np.empty(size, np.int64)
+    _gather_near(pool, ends, lo, js, m * n, boards, depths)
+    return boards.reshape(size, m, n), depths
+
+
+def _stream(key, j):
+    """Chunk ``j``'s generator: the ``j``-th jump of the Philox stream of ``key``."""
+    bits = np.random.Philox(key=np.array(key, np.uint64))
+    return np.random.Generator(bits.jumped(j) if j else bits)
+
+
+def _check_options(m, n, count, distance, goal, exact, time_limit):
+    check_shape(m, n)
+    count = check_count(count)
+    if count is None:
+        raise TypeError("count must be an integer >= 0, got None")
+    if not isinstance(exact, (bool, np.bool_)):
+        raise TypeError(f"exact must be True or False, got {exact!r}")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float, np.integer, np.floating)):
+            raise TypeError(f"time_limit must be a number of seconds or None, got {time_limit!r}")
+        if not time_limit > 0:
+            raise ValueError(f"time_limit must be > 0 seconds, got {time_limit}")
+    target = as_goal(goal, m, n)
+    span = None
+    if distance is not None:
+        from .distances.sample import check_distance
+
+        span = check_distance(distance, m, n)
+    elif m * n > MAX_EXACT_CELLS and min(m, n) > 1 and exact:
+        raise ValueError(
+            f"exact distances of uniform random {m}x{n} boards are out of reach (optimal solves of boards of "
+            f"more than {MAX_EXACT_CELLS} cells take minutes to hours each); pass exact=False for admissible "
+            "bounds with a flag, or distance= for boards near the goal"
+        )
+    return count, target, span
+
+
+def labelled_chunks(m, n, count, *, distance=None, seed=None, goal=None, exact=True, time_limit=None):
+    """Yield ``(start, boards, labels, is_exact)`` chunks of :func:`labelled_boards`.
+
+    Every argument is checked on the call, before the first chunk is made;
+    each chunk holds at most :data:`CHUNK_BOARDS` boards.
+
+    Examples
+    --------
+    >>> [(start, len(b)) for start, b, d, ok in labelled_chunks(3, 3, 5, seed=1)]
+    [(0, 5)]
+    """
+    count, target, span = _check_options(m, n, count, distance, goal, exact, time_limit)
+    key = seed_key(seed)
+    return _chunks(m, n, count, target, span, key, exact, time_limit)
+
+
+def _chunks(m, n, count, goal, span, key, exact, time_limit):
+    for j, start in enumerate(range(0, count, CHUNK_BOARDS)):
+        size = min(CHUNK_BOARDS, count - start)
+        boards, labels, ok = _draw(m, n, size, goal, span, _stream(key, j), exact, time_limit)
+        yield start, boards, labels, ok
+
+
+def _draw(m, n, size, goal, span, rng, exact, time_limit):
+    """One chunk: ``size`` boards, their labels and which labels are exact."""
+    from .distances.table import MAX_TABLE_CELLS, distance_table
+
+    every = np.ones(size, np.bool_)
+    if m * n <= MAX_TABLE_CELLS:
+        table = distance_table(m, n, goal)
+        if span is None:
+            ranks = rng.integers(0, table.size, size=size, dtype=np.int64)
+        else:
+            ranks = _ranks_in_span(table, span, size, rng, m, n)
+        labels = np.asarray(table.depths[ranks], np.int64)
+        return table.space.boards(ranks).reshape(size, m, n), labels, every
+    if span is not None:
+        from .distances.near import LayerLimitError
+
+        lo, hi = span
+        try:
+            boards, labels = _near(goal, lo, hi, size, rng)
+            return boards, labels, every
+        except LayerLimitError:
+            if (m, n) != (4, 4):
+                raise
+        from .generate import random_solvable
+
+        boards = random_solvable(m, n, size, seed=rng, goal=goal, distance=span)
+        if lo == hi:
+            return boards, np.full(size, lo, np.int64), every
+        return (boards, *_solve(boards, goal, exact, time_limit))
+    from .generate import random_solvable
+
+    boards = random_solvable(m, n, size, seed=rng, goal=goal)
+    if m * n > MAX_EXACT_CELLS and min(m, n) > 1:
+        return boards, _bounds(boards, goal), np.zeros(size, np.bool_)
+    return (boards, *_solve(boards, goal, exact, time_limit))
+
+
+def _ranks_in_span(table, span, size, rng, m, n):
+    from .distances.index import pick_ranks
+
+    lo, hi = span
+    total = int(table.counts[lo : hi + 1].sum()) if lo <= table.radius else 0
+    if total == 0:
+        raise ValueError(
+            f"no {m}x{n} board is at distance {lo if lo == hi else f'{lo}..{hi}'} from the goal: "
+            f"distances run from 0 to {table.radius}"
+        )
+    js = rng.integers(0, total, size=size, dtype=np.int64)
+    return pick_ranks(table.depths, table.size, lo, min(hi, table.radius), js, table.range_index)
+
+
+def _bounds(boards, goal):
+    from .search.heuristics import linear_conflict
+
+    return np.asarray(linear_conflict(boards, goal), np.int64).reshape(-1)
+
+
+def _solve(boards, goal, exact, time_limit):
+    """Exact distances by optimal solves; boards over the budget get a bound
+    (``exact=False``) or raise :class:`~fastpuzzle.distances.DistanceBudgetError`."""
+    from .distances import distance
+
+    labels = distance(boards, goal, time_limit=time_limit, stopped="raise" if exact else "mark")
+    labels = np.asarray(labels, np.int64).reshape(-1)
+    ok = labels >= 0
+    if not ok.all():
+        labels[~ok] = _bounds(boards[~ok], goal)
+    return labels, ok
+
+
+def labelled_boards(m, n, count, *, distance=None, seed=None, goal=None, exact=True, time_limit=None):
+    """Random boards with their exact optimal distances to the goal.
+
+    Parameters
+    ----------
+    m, n : int
+        Board shape.
+    count : int
+        Number of boards.
+    distance : int or (int, int), optional
+        Only boards at this optimal distance (or in ``lo .. hi``), uniform
+        among them, as :func:`fastpuzzle.random_solvable` draws them.
+        Default: uniform over all boards that reach the goal.
+    seed : None, int, SeedSequence or Generator
+        Source of randomness; a seed gives the same boards for any thread
+        count, and the first ``k`` boards do not depend on ``count``.
+    goal : array_like (m, n), optional
+        Default: tiles row-major, blank last.
+    exact : bool
+        True (default): every label is exact, or a ``ValueError`` says why
+        it cannot be (uniform boards of more than 16 cells), or
+        :class:`~fastpuzzle.distances.DistanceBudgetError` names the boards
+        whose solve passed ``time_limit``.  False: where exact is out of
+        reach the label is an admissible lower bound (linear conflict), and
+        a third array says which labels are exact.
+    time_limit : float, optional
+        Seconds per board of an optimal solve (uniform boards of 13 to 16
+        cells).
+
+    Returns
+    -------
+    boards : ndarray, shape (count, m, n)
+    distances : ndarray of int64, shape (count,)
+    is_exact : ndarray of bool, shape (count,)
+        Only with ``exact=False``.
+
+    Examples
+    --------
+    >>> from fastpuzzle import distance
+    >>> boards, d = labelled_boards(3, 3, 4, seed=2)
+    >>> boards.shape, bool((d == distance(boards)).all())
+    ((4, 3, 3), True)
+    >>> boards, d = labelled_boards(4, 4, 3, distance=(5, 6), seed=2)
+    >>> set(d.tolist()) <= {5, 6}
+    True
+    """
+    count, target, span = _check_options(m, n, count, distance, goal, exact, time_limit)
+    key = seed_key(seed)
+    from .boards import board_dtype
+    from .memory import check_allocation
+
+    check_allocation(count * (m * n * board_dtype(m * n).itemsize + 9), f"{count:,} labelled {m}x{n} boards")
+    parts = list(_chunks(m, n, count, target, span, key, exact, time_limit))
+    if parts:
+        boards = np.concatenate([p[1] for p in parts]) if len(parts) > 1 else parts[0][1]
+        labels = np.concatenate([p[2] for p in parts]) if len(parts) > 1 else parts[0][2]
+        ok = np.concatenate([p[3] for p in parts]) if len(parts) > 1 else parts[0][3]
+    else:
+        boards = np.empty((0, m, n), board_dtype(m * n))
+        labels, ok = np.empty(0, np.int64), np.empty(0, np.bool_)
+    return (boards, labels) if exact else (boards, labels, ok)

@@ -1,0 +1,132 @@
+"""The anytime search behind ``method="auto"``: answers always, bounds never above the optimum.
+
+Every lower bound is checked against exact distances (breadth-first tables on
+3x3 and 2x4, Korf's published optima on 4x4, the DeepCubeA file's optima on
+5x5); every solution is replayed.
+"""
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle.search import anytime, ida
+from fastpuzzle.search.windows import WindowSolver, cut_loops, trajectory
+from tests.test_solver import KORF_GOAL, read_korf
+
+DATA = "/work/shared/data/deepcubea_5x5.txt"
+
+
+def _check(sol, board, optimum, goal=None):
+    assert sol.solved and sol.verify(board, goal)
+    assert sol.lower_bound is not None and 0 <= sol.lower_bound <= optimum <= sol.length
+    assert (sol.lower_bound - sol.length) % 2 == 0  # rounded up to the solutions' parity, never past them
+    if sol.status == "optimal":
+        assert sol.length == optimum == sol.lower_bound and sol.bound_factor == 1.0
+    else:
+        assert sol.status == "bounded" and sol.bound_factor == sol.length / sol.lower_bound
+
+
+@pytest.mark.parametrize("shape,count", [((3, 3), 60), ((2, 4), 40)])
+def test_bounds_admissible_against_bfs(shape, count):
+    boards = fp.random_solvable(*shape, count=count, seed=5)
+    exact = fp.distance(boards)
+    for max_nodes in (3, 40, 10**6):
+        for board, optimum in zip(boards, exact):
+            sol = fp.solve(board, max_nodes=max_nodes)
+            if optimum == 0:
+                assert sol.length == 0 and sol.lower_bound == 0
+                continue
+            assert sol.method == "anytime"
+            _check(sol, board, int(optimum))
+    assert all(fp.solve(b, max_nodes=10**6).status == "optimal" for b in boards[:10])  # budget enough: proved
+
+
+def test_solve_many_carries_bounds():
+    boards = fp.random_solvable(3, 3, count=30, seed=8)
+    res = fp.solve_many(boards, max_nodes=60)
+    exact = fp.distance(boards)
+    assert (res.lengths >= exact).all() and (res.lower_bounds <= exact).all() and (res.lower_bounds >= 0).all()
+    assert set(res.status) <= {"optimal", "bounded"}
+    for b, s in zip(boards, res.solutions()):
+        assert s.verify(b)
+    assert np.allclose(res.bound_factors[res.lower_bounds > 0], (res.lengths / res.lower_bounds)[res.lower_bounds > 0])
+
+
+def test_korf_optima_bound_the_answers():
+    boards, lengths = read_korf("korf100.txt")
+    for board, optimum in list(zip(boards, lengths))[:8]:
+        _check(fp.solve(board, KORF_GOAL, max_nodes=30_000), board, int(optimum), KORF_GOAL)
+
+
+def test_deepcubea_optima_bound_the_answers():
+    rows = [line.split() for line in open(DATA) if not line.startswith("#")][:3]
+    for row in rows:
+        board = np.array(row[:25], np.int64).reshape(5, 5)
+        _check(fp.solve(board, max_nodes=300_000, heuristic="manhattan"), board, int(row[25]))
+
+
+def test_default_budget_is_named():
+    board = fp.goal_board(5, 5)
+    board[4, 3], board[4, 4] = 0, 24
+    sol = fp.solve(board)
+    assert sol.status == "optimal" and sol.moves == "R" and "default time limit" in sol.note
+    assert fp.solve(board, time_limit=1.0).note == ""
+
+
+def test_weighted_ida_within_its_weight():
+    boards = fp.random_solvable(3, 3, count=40, seed=3)
+    exact = fp.distance(boards)
+    h = ida.Heuristic(3, 3, fp.goal_board(3, 3), "manhattan")
+    for board, optimum in zip(boards, exact):
+        status, codes, _, _ = ida.ida_search(board.ravel(), h, weight=2 * ida.WEIGHT_ONE)
+        assert status == ida.STATUS_FOUND and optimum <= len(codes) <= 2 * optimum
+        assert fp.Solution(codes).verify(board)
+
+
+def test_windows_find_exactly_the_shorter_paths():
+    rng = np.random.default_rng(4)
+    solver = WindowSolver(3, 3)
+    starts = fp.random_solvable(3, 3, count=30, seed=6)
+    goals = fp.random_solvable(3, 3, count=30, seed=7)
+    for start, goal in zip(starts, goals):
+        goal = goal.copy()
+        if not fp.is_solvable(start, goal):  # swap two tiles: the goal then lies in the start's half
+            i, j = np.flatnonzero(goal.ravel() != 0)[:2]
+            goal.ravel()[[i, j]] = goal.ravel()[[j, i]]
+        d = int(fp.distance(start, goal=goal))
+        length = d + int(rng.integers(-2, 3))
+        path = solver.shorter_path(start.ravel(), goal.ravel(), length, 10**7, 0.0)
+        if d < length:
+            assert path is not None and len(path) == d and fp.Solution(path).verify(start, goal)
+        else:
+            assert path is None
+
+
+def test_cut_loops_and_windows_keep_the_end():
+    walks = fp.scramble(4, 4, 60, count=5, seed=9, return_moves=True)
+    boards, moves = walks
+    for board, mv in zip(boards, moves):
+        # moves lead from the goal to board: replay them from the goal, shorten, and land on the same board
+        start = fp.goal_board(4, 4).ravel()
+        codes = fp.moves.encode_moves(mv) if isinstance(mv, str) else np.asarray(mv, np.uint8)
+        end = trajectory(start, 4, 4, codes)[-1]
+        short = cut_loops(start, 4, 4, codes)
+        path = trajectory(start, 4, 4, short)
+        assert np.array_equal(path[-1], end) and len(short) <= len(codes)
+        assert len({p.tobytes() for p in path}) == len(path)  # no board twice
+        better = WindowSolver(4, 4).improve(start, short, 12, 10**5, 0.0)
+        assert np.array_equal(trajectory(start, 4, 4, better)[-1], end) and len(better) <= len(short)
+
+
+def test_verify_refuses_a_batch():
+    boards = fp.random_solvable(3, 3, count=2, seed=1)
+    sol = fp.solve(boards[0])
+    with pytest.raises(ValueError, match="batch"):
+        sol.verify(boards)
+
+
+def test_solution_parity_matches_bfs():
+    boards = fp.random_solvable(2, 4, count=30, seed=2)
+    exact = fp.distance(boards)
+    goal = fp.goal_board(2, 4).ravel()
+    assert all(anytime.solution_parity(b.ravel(), goal, 4) == d % 2 for b, d in zip(boards, exact))

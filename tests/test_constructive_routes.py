@@ -1,0 +1,124 @@
+"""Constructive solver: steered routes (both route modes reach the goal on every
+shape, any goal; steering shortens solutions) and its time budget."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import fastpuzzle as fp
+from fastpuzzle.boards import as_goal, goal_board, relabel_for_goal
+from fastpuzzle.search.constructive import relabelled_manhattan, solve_constructive
+from fastpuzzle.search.constructive.lines import solve_kernel
+from fastpuzzle.search.constructive.solver import blank_to_corner
+
+from . import naive
+from .test_constructive import random_reachable, reaches
+
+
+def kernel_moves(board, goal, steer):
+    """The kernel run directly (``steer`` 0: plain routes, 1: steered); the
+    moves decoded, and the move count."""
+    m, n = board.shape
+    shifted, back = blank_to_corner(as_goal(goal, m, n))
+    cells = relabel_for_goal(board, shifted).ravel().astype(np.int32)
+    capacity = 8 * relabelled_manhattan(cells, m, n) + 64 * (m + n) * min(m, n)
+    buf = np.empty(capacity, np.uint8)
+    count, err = solve_kernel(cells, m, n, buf, back, np.zeros(2, np.int64), -1, 1, steer)
+    assert err == 0 and count <= capacity
+    return buf[:count], int(count)
+
+
+@settings(max_examples=60, deadline=None)
+@given(m=st.integers(2, 9), n=st.integers(2, 9), seed=st.integers(0, 2**32 - 1), steer=st.sampled_from([0, 1]),
+       custom=st.booleans())
+def test_both_route_modes_reach_any_goal(m, n, seed, steer, custom):
+    """Property: on any shape and goal (blank anywhere), plain and steered
+    routes give moves that the plain-Python applier takes to the goal."""
+    rng = np.random.default_rng(seed)
+    goal = rng.permutation(m * n).reshape(m, n) if custom else goal_board(m, n)
+    board = random_reachable(rng, goal)
+    codes, _ = kernel_moves(board, goal, steer)
+    moves = "".join("ULRD"[c] for c in codes)
+    assert naive.apply_moves(board.tolist(), moves) == goal.tolist()
+
+
+@pytest.mark.parametrize("m, n", [(2, 40), (40, 2), (3, 3), (3, 25), (25, 3), (7, 31), (31, 7), (50, 20)])
+def test_steered_solutions_on_thin_and_odd_shapes(m, n, rng):
+    for custom in (False, True):
+        goal = rng.permutation(m * n).reshape(m, n) if custom else goal_board(m, n)
+        for _ in range(3):
+            board = random_reachable(rng, goal)
+            sol = solve_constructive(board, goal)
+            assert sol.status == "found" and reaches(board, goal, sol)
+
+
+def test_steering_shortens_solutions(rng):
+    """Steered routes move the tiles they displace toward home: on random
+    30 x 30 boards the solutions are shorter than with plain routes (by
+    about a sixth), never longer on the sum."""
+    goal = goal_board(30, 30)
+    plain = steered = 0
+    for _ in range(4):
+        board = random_reachable(rng, goal)
+        plain += kernel_moves(board, goal, 0)[1]
+        steered += kernel_moves(board, goal, 1)[1]
+    assert steered < 0.92 * plain
+
+
+def test_solve_constructive_is_the_steered_kernel(rng):
+    board = random_reachable(rng, goal_board(12, 17))
+    codes, count = kernel_moves(board, None, 1)
+    sol = solve_constructive(board)
+    assert sol.length == count and np.array_equal(sol.codes, codes)
+
+
+# ------------------------------------------------------------------ budgets
+
+
+def test_time_limit_stops_between_lines(rng):
+    """A limit far below the solve's work stops it after a line: status
+    "budget", no moves (a constructive answer is all or nothing), the moves
+    made so far in ``nodes``."""
+    board = random_reachable(rng, goal_board(200, 200))
+    solve_constructive(random_reachable(rng, goal_board(6, 6)))  # compiled before the clock starts
+    sol = solve_constructive(board, time_limit=1e-4)
+    assert sol.status == "budget" and not sol.solved
+    assert sol.codes.size == 0
+    full = solve_constructive(board, count_only=True)
+    assert 0 <= sol.nodes < full.length
+
+
+def test_generous_time_limit_changes_nothing(rng):
+    board = random_reachable(rng, goal_board(20, 20))
+    a = solve_constructive(board)
+    b = solve_constructive(board, time_limit=1e6)
+    assert b.status == "found" and np.array_equal(a.codes, b.codes)
+    c = fp.solve(board, method="constructive", time_limit=1e6)
+    assert c.status == "found" and c.verify(board)
+
+
+def test_solve_honours_time_limit_for_constructive(rng):
+    """Issue 20 #14: both budgets were ignored by method="constructive"."""
+    board = random_reachable(rng, goal_board(200, 200))
+    solve_constructive(random_reachable(rng, goal_board(6, 6)))  # warm
+    sol = fp.solve(board, method="constructive", time_limit=1e-4)
+    assert sol.status == "budget" and sol.codes.size == 0
+    result = fp.solve_many(board[None], method="constructive", time_limit=1e-4)
+    assert result.status.tolist() == ["budget"] and result.lengths.tolist() == [-1]
+
+
+def test_solve_refuses_node_budget_for_constructive(rng):
+    board = random_reachable(rng, goal_board(30, 30))
+    with pytest.raises(ValueError, match="max_nodes does not apply to method='constructive'"):
+        fp.solve(board, method="constructive", time_limit=0.01, max_nodes=1)
+    with pytest.raises(ValueError, match="max_nodes does not apply"):
+        fp.solve_many(board[None], method="constructive", max_nodes=5)
+
+
+@pytest.mark.parametrize("bad, kind", [(0, ValueError), (-1.0, ValueError), (float("nan"), ValueError),
+                                       (float("inf"), ValueError), ("1", TypeError), (True, TypeError)])
+def test_bad_time_limit_refused(bad, kind, rng):
+    board = random_reachable(rng, goal_board(4, 4))
+    with pytest.raises(kind, match="time_limit"):
+        solve_constructive(board, time_limit=bad)

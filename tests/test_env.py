@@ -1,0 +1,151 @@
+"""The Gymnasium environments: the checker, steps against the move model, autoreset, seeding."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+
+import fastpuzzle as fp
+from fastpuzzle.env import SlidingPuzzleEnv, SlidingPuzzleVectorEnv
+from gymnasium.utils.env_checker import check_env
+
+
+@pytest.mark.parametrize("options", [
+    dict(), dict(reward="sparse", curriculum={"distance": (1, 5)}), dict(reward="manhattan", random_goal=True),
+    dict(reward="distance", curriculum={"scramble": 4}),
+])
+def test_gymnasium_checker(options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "no spec" warnings about render modes
+        check_env(SlidingPuzzleEnv(2, 3, **options), skip_render_check=True)
+
+
+def test_vector_steps_match_the_move_model_and_the_single_env():
+    vec = SlidingPuzzleVectorEnv(64, 3, 4, reward="manhattan", max_steps=None)
+    obs, info = vec.reset(seed=1)
+    goal = fp.goal_board(3, 4)
+    h = fp.heuristics.manhattan(obs)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        actions = rng.integers(0, 4, 64)
+        legal = info["action_mask"][np.arange(64), actions]
+        assert (info["action_mask"] == fp.legal_moves(obs)).all()
+        want = fp.step_boards(obs, actions, illegal="stay")
+        obs2, reward, term, trunc, info = vec.step(actions)
+        assert (obs2 == want).all() and (info["illegal"] == ~legal).all()
+        h2 = fp.heuristics.manhattan(obs2)
+        assert (reward == h - h2).all()
+        assert (term == (obs2 == goal).all(axis=(1, 2))).all() and not trunc.any()
+        obs, h = obs2, h2
+
+
+def test_single_env_follows_the_same_rule():
+    env = SlidingPuzzleEnv(3, 3, reward="step", max_steps=7)
+    board, info = env.reset(seed=2)
+    rng = np.random.default_rng(1)
+    for t in range(7):
+        a = int(rng.integers(0, 4))
+        assert (info["action_mask"] == fp.legal_moves(board)).all()
+        want = fp.step_boards(board, a, illegal="stay")
+        legal = bool(fp.legal_moves(board)[a])
+        board, reward, term, trunc, info = env.step(a)
+        assert (board == want).all() and reward == -1.0 and info["illegal"] == (not legal)
+        assert trunc == (t == 6 and not term)
+    with pytest.raises(ValueError):
+        env.step(4)
+    strict = SlidingPuzzleEnv(2, 2, illegal="raise")
+    _, info = strict.reset(seed=0)
+    with pytest.raises(ValueError, match="off the"):
+        strict.step(int(np.flatnonzero(~info["action_mask"])[0]))  # a 2x2 blank always has two moves off
+
+
+def test_distance_reward_and_termination():
+    env = SlidingPuzzleVectorEnv(20, 2, 3, reward="distance", curriculum={"distance": 3})
+    obs, info = env.reset(seed=4)
+    assert (env.distances == 3).all() and (fp.distance(obs) == 3).all()
+    total = np.zeros(20)
+    for _ in range(3):  # a greedy step on the table reaches the goal in three moves
+        succ, mask = fp.neighbours(obs)
+        d = np.where(mask, fp.distance(succ.reshape(-1, 2, 3)).reshape(20, 4), 99)
+        obs, reward, term, trunc, info = env.step(d.argmin(axis=1))
+        total += reward
+    assert term.all() and (total == 3).all()
+
+
+def test_next_step_autoreset():
+    env = SlidingPuzzleVectorEnv(8, 2, 2, curriculum={"scramble": 1}, reward="sparse")
+    obs, info = env.reset(seed=5)
+    undo = np.array([[3, 2, 1, 0][int(np.flatnonzero(info["action_mask"][b] & (fp.step_boards(
+        np.repeat(obs[b:b + 1], 4, 0), np.arange(4), illegal="stay") == fp.goal_board(2, 2)).all(axis=(1, 2)))[0])]
+        for b in range(8)])
+    solve = 3 - undo
+    obs, reward, term, trunc, info = env.step(solve)
+    assert term.all() and (reward == 1).all() and (obs == fp.goal_board(2, 2)).all()
+    obs, reward, term, trunc, info = env.step(np.zeros(8, np.int64))  # ignored: the boards reset
+    assert not term.any() and (reward == 0).all()
+    assert (fp.distance(obs) == 1).all()
+
+
+def test_same_step_autoreset_and_truncation():
+    env = SlidingPuzzleVectorEnv(5, 3, 3, max_steps=2, autoreset_mode="SameStep")
+    env.reset(seed=6)
+    env.step(env.sample_actions())
+    obs, reward, term, trunc, info = env.step(env.sample_actions())
+    assert (trunc | term).all() and info["_final_obs"].all()
+    assert not (info["final_obs"] == obs).all()
+    obs, reward, term, trunc, info = env.step(env.sample_actions())
+    assert not (trunc | term).any()
+    with pytest.raises(ValueError):
+        SlidingPuzzleVectorEnv(2, 3, 3, autoreset_mode="Later")
+
+
+def test_seeding_and_random_goals():
+    a = SlidingPuzzleVectorEnv(16, 3, 3, random_goal=True, curriculum={"scramble": 6})
+    b = SlidingPuzzleVectorEnv(16, 3, 3, random_goal=True, curriculum={"scramble": 6})
+    oa, ia = a.reset(seed=7)
+    ob, ib = b.reset(seed=7)
+    assert (oa == ob).all() and (ia["goal"] == ib["goal"]).all()
+    assert fp.reachable(oa, ia["goal"][0]).shape == (16,)
+    for k in range(16):
+        assert fp.distance(oa[k], ia["goal"][k]) <= 6
+    assert len({g.tobytes() for g in ia["goal"]}) > 1
+    for _ in range(5):
+        sa, sb = a.sample_actions(), b.sample_actions()
+        assert (sa == sb).all() and a.step(sa)[0].tobytes() == b.step(sb)[0].tobytes()
+    other = SlidingPuzzleVectorEnv(16, 4, 4).reset(seed=8)[0]
+    again = SlidingPuzzleVectorEnv(16, 4, 4).reset(seed=8)[0]
+    assert (other == again).all()
+
+
+def test_curriculum_by_distance_and_reset_options():
+    env = SlidingPuzzleVectorEnv(50, 4, 4, curriculum={"distance": (10, 12)})
+    obs, _ = env.reset(seed=9)
+    d = fp.distance(obs[:6])
+    assert ((d >= 10) & (d <= 12)).all()
+    obs, _ = env.reset(options={"curriculum": {"distance": 2}})
+    assert (fp.distance(obs[:5]) == 2).all()
+    with pytest.raises(ValueError, match="curriculum"):
+        SlidingPuzzleVectorEnv(2, 3, 3, curriculum={"walk": 3})
+    with pytest.raises(ValueError, match="reward"):
+        SlidingPuzzleVectorEnv(2, 4, 4, reward="distance")
+    with pytest.raises(ValueError):
+        env.step(np.zeros(3, np.int64))
+
+
+def test_reward_function_and_text():
+    def reward(previous, actions, boards, solved):
+        return (previous != boards).any(axis=(1, 2)).astype(float)
+
+    env = SlidingPuzzleVectorEnv(4, 2, 3, reward=reward, render_mode="ansi")
+    obs, info = env.reset(seed=10)
+    actions = np.array([0, 1, 2, 3])
+    obs, r, *_ , info = env.step(actions)
+    assert (r == ~info["illegal"]).all()
+    assert env.render().count(".") == 4
+    single = SlidingPuzzleEnv(2, 3, reward=reward, render_mode="ansi")
+    single.reset(seed=1)
+    assert single.step(0)[1] in (0.0, 1.0) and "." in single.render()

@@ -1,0 +1,147 @@
+"""Signals: SIGTERM and SIGINT stop compiled work (IDA*, scrambles, table builds) promptly.
+
+Each case starts a process on work that would run for hours, waits until it
+has installed its handlers and entered the kernel, sends the signal and
+expects the process to end on its own: exit 128 + the signal number from the
+command line, ``KeyboardInterrupt`` from the API, no output file and no
+temporary file left.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fastpuzzle.generate import scramble
+
+from .hostile import one_line_error, tried
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Seconds a stopped process may take to end (generous: the machine may be loaded).
+STOP_WAIT = 60
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGTERM") or sys.platform == "win32", reason="POSIX signals")
+
+
+def _env():
+    return dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+def _catches(pid, signum) -> bool:
+    """The process has a handler for ``signum`` (``SigCgt`` in /proc)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(int(line.split()[1], 16) for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(mask >> (signum - 1) & 1)
+
+
+def _stop(proc, signum, settle=1.0):
+    """Send ``signum`` once ``proc`` runs its command (it catches SIGTERM from then on)
+    and has had ``settle`` s to enter its kernel."""
+    deadline = time.monotonic() + STOP_WAIT
+    while not _catches(proc.pid, signal.SIGTERM):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the process never installed its handlers"
+        time.sleep(0.05)
+    time.sleep(settle)
+    assert proc.poll() is None, "the work ended before the signal: not long enough to test"
+    proc.send_signal(signum)
+    try:
+        out, err = proc.communicate(timeout=STOP_WAIT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"still running {STOP_WAIT} s after {signal.Signals(signum).name}")
+    return proc.returncode, out.decode(), err.decode()
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("work", ["solve", "scramble"])
+def test_cli_signal_stops_kernel(tmp_path, work, signum):
+    out = tmp_path / "out.txt"
+    if work == "solve":
+        board = scramble(6, 6, 400, seed=3)
+        (tmp_path / "b66.txt").write_text(" ".join(map(str, board.ravel())) + "\n")
+        args = ["solve", str(tmp_path / "b66.txt"), "--method", "ida", "--out", str(out)]
+    else:
+        args = ["generate", "--shape", "3x3", "--count", "2", "--scramble", "1000000000000", "--out", str(out)]
+    proc = subprocess.Popen([sys.executable, "-m", "fastpuzzle", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=_env(), cwd=tmp_path)  # fmt: skip
+    rc, _, err = _stop(proc, signum)
+    assert rc == 128 + signum, err
+    assert one_line_error(err) and signal.Signals(signum).name in err
+    assert os.listdir(tmp_path) == (["b66.txt"] if work == "solve" else [])
+    tried("signals")
+
+
+API_SCRIPT = """
+import os, signal, sys, threading, time
+import numpy as np
+import fastpuzzle as fp
+work = sys.argv[1]
+board = fp.scramble(6, 6, 400, seed=3)
+fp.solve(fp.scramble(6, 6, 10, seed=1), method="ida")  # kernels and tables ready before the timer
+fp.scramble(3, 3, 1 << 16)
+threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+try:
+    if work == "solve":
+        fp.solve(board, method="ida")
+    elif work == "solve_many":
+        fp.solve_many(np.stack([board, board]), method="ida", threads=2)
+    else:
+        fp.scramble(3, 3, 10 ** 12)
+except KeyboardInterrupt as error:
+    print("interrupted", type(error).__name__, getattr(error, "signum", None))
+"""
+
+
+@pytest.mark.parametrize("work", ["solve", "solve_many", "scramble"])
+def test_api_ctrl_c_stops_kernel(work):
+    script = textwrap.dedent(API_SCRIPT)
+    run = subprocess.run([sys.executable, "-c", script, work], capture_output=True, env=_env(), timeout=300)
+    assert run.returncode == 0, run.stderr.decode()[-2000:]
+    assert run.stdout.decode().split() == ["interrupted", "Interrupted", str(int(signal.SIGINT))]
+    tried("signals")
+
+
+def test_handlers_restored_and_flag_cleared():
+    from fastpuzzle.interrupt import interruptible, pending
+
+    before = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
+    with interruptible():
+        with interruptible():
+            assert pending() == 0
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
+    # a short scramble still answers (the flag is clear after the guard)
+    assert scramble(3, 3, 1 << 17, count=2, seed=1).shape == (2, 3, 3)
+    assert np.array_equal(scramble(3, 3, 5, seed=2), scramble(3, 3, 5, seed=2))
+    tried("signals")
+
+
+def test_user_handler_left_alone():
+    """A SIGTERM handler the caller set is not replaced during a long call."""
+    from fastpuzzle.interrupt import interruptible
+
+    seen = []
+    old = signal.signal(signal.SIGTERM, lambda s, f: seen.append(s))
+    try:
+        with interruptible():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+        for _ in range(100):  # Python runs the handler between bytecodes of the main thread
+            if seen:
+                break
+            time.sleep(0.01)
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    assert seen == [signal.SIGTERM]
+    tried("signals")
