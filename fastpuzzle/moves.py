@@ -44,9 +44,8 @@ MOVE_BYTES = np.frombuffer(MOVE_CHARS.encode(), np.uint8)
 
 
 def move_codes(moves) -> np.ndarray:
-    """Move codes (``uint8``) of a blank-letter string, or a checked copy of codes
-    (:func:`check_codes`); tile letters and folded repeats are read by
-    :func:`fastpuzzle.notation.encode_moves`.
+    """Move codes (``uint8``) of a blank-letter string, or checked codes (:func:`check_codes`);
+    tile letters and folded repeats are read by :func:`fastpuzzle.notation.encode_moves`.
 
     Examples
     --------
@@ -191,7 +190,6 @@ def apply_codes(cells, m, n, codes):
         cells[target] = 0
         r, c = nr, nc
     return -1
-
 
 
 def apply_moves(board, moves, *, check: bool = True) -> np.ndarray:
