@@ -54,6 +54,16 @@ class Figure:
 #: The figures the pages quote by name. Add one here, then write
 #: ``<!-- fig:KEY --><!-- /fig -->`` in a page and run ``python -m bench.render``.
 FIGURES: dict[str, Figure] = {
+    # visual: pictures, hints, the multi-tile metric
+    "visual.hint_3x3_ms": Figure("visual", "hint 3x3, one board at a time", fmt="{:.2f} ms"),
+    "visual.hints_3x3_batch": Figure("visual", "hints 3x3, batch of 100,000"),
+    "visual.hint_4x4_ms": Figure("visual", "hint 4x4, one random board at a time", fmt="{:.0f} ms"),
+    "visual.hint_4x4_near_ms": Figure("visual", "hint 4x4, boards 10-20 moves from the goal", fmt="{:.1f} ms"),
+    "visual.mtm_3x3_s": Figure("visual", "MTM table 3x3", fmt="{:.2f} s"),
+    "visual.mtm_2x5_s": Figure("visual", "MTM table 2x5", fmt="{:.1f} s"),
+    "visual.mtm_3x4_s": Figure("visual", "MTM table 3x4", fmt="{:.0f} s"),
+    "visual.svg_1000_s": Figure("visual", "SVG of 1,000 3x3 boards", fmt="{:.2f} s"),
+    "visual.svg_heat_s": Figure("visual", "SVG heat map of one 300x300 board", fmt="{:.2f} s"),
     # solvability
     "solvability.is_solvable_4x4": Figure("solvability", "is_solvable, 10,000,000 random 4x4 (uint8), check=False",
                                           fmt="{:.0f} M boards/s"),

@@ -31,7 +31,7 @@ def _import_path() -> None:
 
 #: Every family of the project, in the order they run (cheap ones first).
 FAMILIES = ("solvability", "generate", "io", "solver", "constructive", "pdb", "distributed", "distances", "rl", "near",
-            "frontier")
+            "frontier", "visual")
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_JSON = os.path.join(BENCH_DIR, "results", "latest.json")

@@ -21,7 +21,7 @@ from ._jit import jit
 from .boards import as_boards
 
 __all__ = [
-    "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "encode_moves", "decode_moves", "apply_moves", "apply_codes",
+    "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "move_codes", "move_letters", "check_codes", "encode_moves", "decode_moves", "apply_moves", "apply_codes",
     "UP_CODE", "LEFT_CODE", "RIGHT_CODE", "DOWN_CODE", "step_cell", "step_offset", "slide_codes", "UNDO", "undo_code", "transposed_code",
     "NO_PREVIOUS", "successor_tables", "neighbour_cells", "board_symmetries", "manhattan_table",
     "PRUNE_LENGTH", "AUTOMATON_START", "move_automaton", "build_move_automaton",
@@ -43,12 +43,13 @@ for _code, _ch in enumerate(MOVE_CHARS):
 MOVE_BYTES = np.frombuffer(MOVE_CHARS.encode(), np.uint8)
 
 
-def encode_moves(moves) -> np.ndarray:
-    """Move codes (``uint8``) of a move string, or a checked copy of codes.
+def move_codes(moves) -> np.ndarray:
+    """Move codes (``uint8``) of a blank-letter string, or checked codes (:func:`check_codes`);
+    tile letters and folded repeats are read by :func:`fastpuzzle.notation.encode_moves`.
 
     Examples
     --------
-    >>> encode_moves("ULRD")
+    >>> move_codes("ULRD")
     array([0, 1, 2, 3], dtype=uint8)
     """
     if isinstance(moves, str):
@@ -59,25 +60,51 @@ def encode_moves(moves) -> np.ndarray:
             i = int(bad[0])
             raise ValueError(f"move {i} is {moves[i]!r}; moves are the letters U, D, L, R (the blank's direction)")
         return codes
-    codes = np.asarray(moves)
-    if codes.ndim != 1 or codes.dtype.kind not in "iu":
-        raise TypeError("moves must be a string over 'UDLR' or a 1-d integer array of move codes 0..3")
-    bad = np.flatnonzero((codes < 0) | (codes > 3))
-    if bad.size:
-        raise ValueError(f"move {int(bad[0])} has code {int(codes[bad[0]])}; move codes are 0..3 (U, L, R, D)")
-    return codes.astype(np.uint8)
+    return check_codes(moves).astype(np.uint8)
 
 
-def decode_moves(codes) -> str:
-    """Move string of an array of move codes.
+def check_codes(codes) -> np.ndarray:
+    """``codes`` as a 1-d integer array whose values are move codes 0..3.
 
     Examples
     --------
-    >>> decode_moves(np.array([0, 3, 1], np.uint8))
+    >>> check_codes([0, 3]).tolist()
+    [0, 3]
+    """
+    if isinstance(codes, (str, bytes)):
+        raise TypeError(f"move codes must be an array of integers 0..3, got a {type(codes).__name__}")
+    if isinstance(codes, np.ndarray) and codes.dtype == np.uint8 and codes.ndim == 1:
+        if codes.size and int(codes.max()) > 3:  # one pass, no copy: solvers hand over millions of moves
+            i = int(np.argmax(codes > 3))
+            raise ValueError(f"move {i} has code {int(codes[i])}; move codes are 0..3 (U, L, R, D)")
+        return codes
+    arr = np.asarray(codes)
+    if arr.ndim != 1:
+        raise TypeError(f"move codes must be a 1-d sequence, got an array of shape {arr.shape}")
+    if arr.size == 0:
+        return np.zeros(0, np.uint8)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"move codes must be integers 0..3 (U, L, R, D), got an array of {arr.dtype}")
+    bad = np.flatnonzero((arr < 0) | (arr > 3))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"move {i} has code {int(arr[i])}; move codes are 0..3 (U, L, R, D)")
+    return arr
+
+
+def move_letters(codes) -> str:
+    """Blank-letter string of move codes (checked: see :func:`check_codes`).
+
+    Examples
+    --------
+    >>> move_letters(np.array([0, 3, 1], np.uint8))
     'UDL'
     """
-    codes = np.asarray(codes, np.uint8)
-    return MOVE_BYTES[codes].tobytes().decode("ascii")
+    return MOVE_BYTES[check_codes(codes)].tobytes().decode("ascii")
+
+
+# Older names (blank letters only); fastpuzzle.encode_moves/decode_moves are fastpuzzle.notation's.
+encode_moves, decode_moves = move_codes, move_letters
 
 
 # ------------------------------------------------------------------ steps of the blank
@@ -130,7 +157,7 @@ def slide_codes(m: int, n: int, blank_from: int, blank_to: int) -> np.ndarray:
 
     Examples
     --------
-    >>> decode_moves(slide_codes(1, 5, 3, 0)), decode_moves(slide_codes(4, 1, 1, 3))
+    >>> move_letters(slide_codes(1, 5, 3, 0)), move_letters(slide_codes(4, 1, 1, 3))
     ('LLL', 'DD')
     """
     if m != 1 and n != 1:
@@ -165,7 +192,6 @@ def apply_codes(cells, m, n, codes):
     return -1
 
 
-
 def apply_moves(board, moves, *, check: bool = True) -> np.ndarray:
     """The board after the blank makes ``moves``.
 
@@ -197,7 +223,7 @@ def apply_moves(board, moves, *, check: bool = True) -> np.ndarray:
     batch, single = as_boards(board, check=check, label="board")
     if not single:
         raise ValueError(f"apply_moves takes one board (m, n), got a batch of shape {batch.shape}")
-    codes = encode_moves(moves)
+    codes = move_codes(moves)
     m, n = batch.shape[1:]
     cells = batch[0].ravel().copy()
     bad = apply_codes(cells, m, n, codes)
@@ -230,7 +256,7 @@ def transposed_code(code):
 
     Examples
     --------
-    >>> decode_moves([transposed_code(c) for c in encode_moves("ULRD")])
+    >>> move_letters([transposed_code(c) for c in move_codes("ULRD")])
     'LUDR'
     """
     return code ^ 1
@@ -320,36 +346,15 @@ def neighbour_cells(m: int, n: int) -> np.ndarray:
 # ------------------------------------------------------------------ board symmetries
 
 
-def _identity(a):
-    return a
-
-
-def _flip_lr(a):
-    return a[..., :, ::-1]
-
-
-def _flip_ud(a):
-    return a[..., ::-1, :]
-
-
-def _rot180(a):
-    return a[..., ::-1, ::-1]
-
-
-def _transpose(a):
-    return np.swapaxes(a, -1, -2)
-
-
-def _anti_transpose(a):
-    return np.swapaxes(a[..., ::-1, ::-1], -1, -2)
-
-
-def _rot90(a):
-    return np.swapaxes(a, -1, -2)[..., :, ::-1]
-
-
-def _rot270(a):
-    return np.swapaxes(a, -1, -2)[..., ::-1, :]
+# The eight transforms of a board (on its last two axes).
+_identity = lambda a: a  # noqa: E731 - one line each reads as a table
+_flip_lr = lambda a: a[..., :, ::-1]  # noqa: E731
+_flip_ud = lambda a: a[..., ::-1, :]  # noqa: E731
+_rot180 = lambda a: a[..., ::-1, ::-1]  # noqa: E731
+_transpose = lambda a: np.swapaxes(a, -1, -2)  # noqa: E731
+_anti_transpose = lambda a: np.swapaxes(a[..., ::-1, ::-1], -1, -2)  # noqa: E731
+_rot90 = lambda a: np.swapaxes(a, -1, -2)[..., :, ::-1]  # noqa: E731
+_rot270 = lambda a: np.swapaxes(a, -1, -2)[..., ::-1, :]  # noqa: E731
 
 
 def board_symmetries(m: int, n: int) -> list:
@@ -364,7 +369,7 @@ def board_symmetries(m: int, n: int) -> list:
     >>> [name for name, _, _ in board_symmetries(2, 3)]
     ['identity', 'flip-lr', 'flip-ud', 'rot180']
     >>> _, f, code_map = board_symmetries(3, 3)[4]
-    >>> f(np.arange(9).reshape(3, 3))[0].tolist(), decode_moves(code_map[encode_moves("UR")])
+    >>> f(np.arange(9).reshape(3, 3))[0].tolist(), move_letters(code_map[move_codes("UR")])
     ([0, 3, 6], 'LD')
     """
     out = [
@@ -451,7 +456,7 @@ def move_automaton(max_length: int = PRUNE_LENGTH) -> np.ndarray:
     ((5, 4), -1)
     >>> table = move_automaton(6)
     >>> state = AUTOMATON_START
-    >>> for code in encode_moves("DRULD"):  # five moves round a 2x2 block ...
+    >>> for code in move_codes("DRULD"):  # five moves round a 2x2 block ...
     ...     state = table[state, code]
     >>> int(table[state, RIGHT_CODE])  # ... and a sixth: "RDLURD", the other way round, is smaller
     -1

@@ -17,7 +17,7 @@ DATA = {
     "apply_moves": ["board", "moves"], "encode_moves": ["moves"], "decode_moves": ["codes"],
     "random_solvable": ["m", "n"], "random_permutations": ["m", "n"], "scramble": ["m", "n", "moves"],
     "load_boards": ["path"], "write_boards": ["path", "boards"], "solve": ["board"], "solve_many": ["boards"],
-    "distance_table": ["m", "n"], "distance": ["boards"],
+    "distance_table": ["m", "n", "goal"], "distance": ["boards"],
 }  # fmt: skip
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import fastpuzzle as fp
 from fastpuzzle.boards import goal_board
-from fastpuzzle.moves import apply_codes, apply_moves, encode_moves
+from fastpuzzle.moves import apply_codes, apply_moves, move_codes
 from fastpuzzle.search.constructive import solve_constructive, write_solution
 from fastpuzzle.search.solution import Solution
 from fastpuzzle.solvability import is_solvable
@@ -219,7 +219,7 @@ def test_write_solution(tmp_path, rng):
     assert write_solution(sol, path, chunk=7) == sol.length
     text = path.read_text()
     assert text == sol.moves + "\n"
-    assert np.array_equal(encode_moves(text.strip()), sol.codes)
+    assert np.array_equal(move_codes(text.strip()), sol.codes)
     with pytest.raises(ValueError, match="count"):
         write_solution(solve_constructive(board, count_only=True), tmp_path / "x.txt")
 

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted([ROOT / "README.md", ROOT / "ARCHITECTURE.md", *(ROOT / "docs").glob("*.md")])
 #: Pages whose examples this file runs (the others test their own examples).
 EXAMPLE_PAGES = ["README.md", "docs/core.md", "docs/generation.md", "docs/files.md", "docs/solving.md",
-                 "docs/cli.md", "docs/dask.md"]
+                 "docs/cli.md", "docs/dask.md", "docs/pictures.md"]
 MAX_README_LINES = 300
 
 _LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")

@@ -7,7 +7,7 @@ import pytest
 from fastpuzzle.boards import cell_colours, goal_board, goal_cells, relabel_for_goal, relabel_table
 from fastpuzzle.generate import random_permutations, random_solvable
 from fastpuzzle.moves import (
-    AUTOMATON_START, COL_STEP, PRUNE_LENGTH, MOVE_BYTES, MOVE_CHARS, ROW_STEP, UNDO, apply_moves, decode_moves, encode_moves,
+    AUTOMATON_START, COL_STEP, PRUNE_LENGTH, MOVE_BYTES, MOVE_CHARS, ROW_STEP, UNDO, apply_moves, move_letters, move_codes,
     build_move_automaton, move_automaton, slide_codes, step_cell, step_offset, transposed_code, undo_code,
 )  # fmt: skip
 
@@ -102,9 +102,9 @@ def test_automaton_prunes():
     assert sequences(move_automaton(), 12) < 0.9 * sequences(undo, 12)
     table = move_automaton()
     state = AUTOMATON_START
-    for code in encode_moves("DRULD"):
+    for code in move_codes("DRULD"):
         state = table[state, code]
-    assert table[state, encode_moves("R")[0]] < 0  # "RDLURD" goes round the same 2x2 block, and is smaller
+    assert table[state, move_codes("R")[0]] < 0  # "RDLURD" goes round the same 2x2 block, and is smaller
 
 
 def test_stored_automaton_equals_a_fresh_build():
@@ -132,7 +132,7 @@ def test_slide_codes_solve_every_line_board(m, n):
             target = np.insert(goal_board(m, n).ravel()[:-1], to, 0).reshape(m, n)
             codes = slide_codes(m, n, start, to)
             assert len(codes) == abs(start - to)
-            assert naive.apply_moves(board.tolist(), decode_moves(codes)) == target.tolist()
+            assert naive.apply_moves(board.tolist(), move_letters(codes)) == target.tolist()
 
 
 def test_slide_codes_refuses_a_board_with_two_rows_and_columns():

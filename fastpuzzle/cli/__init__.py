@@ -25,7 +25,7 @@ from .common import EXIT_BAD_INPUT, CLIError
 __all__ = ["main", "build_parser", "CLIError", "EXIT_BAD_INPUT", "SUBCOMMANDS"]
 
 #: The subcommands, each a module of this package.
-SUBCOMMANDS = ("check", "reach", "generate", "distances", "demo", "solve", "pdb", "bench")
+SUBCOMMANDS = ("check", "reach", "generate", "distances", "demo", "solve", "pdb", "bench", "draw")
 
 
 class _Parser(argparse.ArgumentParser):

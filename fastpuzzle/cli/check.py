@@ -21,7 +21,7 @@ def add_parser(subparsers):
     )
     c.add_argument("file", metavar="FILE|-")
     c.add_argument("--shape", type=shape_arg, help="board shape MxN for one-board-per-line text (default: square)")
-    c.add_argument("--format", choices=["auto", "lines", "grids"], default="auto", help="text layout (default: auto)")
+    c.add_argument("--format", choices=["auto", "lines", "grids", "scramble"], default="auto", help="text layout (default: auto)")
     c.add_argument("--goal", metavar="FILE", help="check reachability of the board in FILE instead of the default goal")
     c.add_argument("--summary", action="store_true", help="print counts instead of a verdict per board")
     c.add_argument("--out", metavar="MASK.npy", type=output_arg, help="write the verdicts as a .npy bool mask")

@@ -36,7 +36,7 @@ def add_parser(subparsers):
     g.add_argument("--goal", metavar="FILE", help="goal board (default: 1..mn-1 row-major, blank last)")
     g.add_argument("--out", required=True, type=output_arg, metavar="FILE",
                    help="output: .npy, or text ('-' for standard output)")
-    g.add_argument("--format", choices=["npy", "lines", "grids"], help="output format (default: from the name)")
+    g.add_argument("--format", choices=["npy", "lines", "grids", "scramble"], help="output format (default: from the name)")
     g.add_argument("--progress", action="store_true", help="always show the progress bar")
     g.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     g.add_argument("--dask", action="store_true", help="run the chunks as Dask tasks on local threads (needs the dask extra)")

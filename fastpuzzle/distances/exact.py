@@ -16,6 +16,7 @@ from .. import options
 from ..boards import as_boards, as_goal
 from ..errors import DistanceBudgetError
 from ..search.solve import solve_many
+from ..notation import check_metric
 from .table import MAX_TABLE_CELLS, distance_table
 
 __all__ = ["distance"]
@@ -24,7 +25,7 @@ __all__ = ["distance"]
 PDB_SHAPES = ((3, 3), (4, 4), (5, 5))
 
 
-def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="raise", table=None):
+def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="raise", table=None, metric="stm"):
     """Exact optimal distance (fewest moves) from each board to ``goal``.
 
     Parameters
@@ -42,6 +43,9 @@ def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="rai
     table : bool, optional
         Force (True) or forbid (False) the table; default: the table for
         boards of at most 12 cells.
+    metric : {"stm", "mtm"}
+        Single-tile moves, or multi-tile moves (a row or column segment slid
+        at once: from the multi-tile table, boards of at most 12 cells).
 
     Returns
     -------
@@ -66,6 +70,12 @@ def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="rai
     B, m, n = batch.shape
     target = as_goal(goal, m, n)
     use_table = m * n <= MAX_TABLE_CELLS if table is None else table
+    if check_metric(metric) == "mtm":
+        if m * n > MAX_TABLE_CELLS or table is False:
+            raise ValueError(f"multi-tile distances come from the multi-tile table: boards of at most "
+                             f"{MAX_TABLE_CELLS} cells, got {m}x{n}")  # fmt: skip
+        out = distance_table(m, n, goal=target, metric="mtm").lookup(batch)
+        return int(out[0]) if single else out
     if use_table:
         if m * n > MAX_TABLE_CELLS:
             raise ValueError(f"table=True needs boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}")

@@ -37,6 +37,7 @@ from .exact import DistanceBudgetError, distance
 from .index import pick_ranks
 from .near import MAX_NEAR_CELLS, random_near_goal
 from .ranking import StateSpace
+from ..notation import check_metric
 from .table import MAX_TABLE_CELLS, distance_table
 
 __all__ = ["random_at_distance", "check_distance", "REJECTION_SHAPES"]
@@ -91,13 +92,16 @@ def _stream(key):
     return np.random.Generator(np.random.Philox(key=np.array(key, np.uint64)))
 
 
-def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET):
+def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET, metric="stm"):
     """``count`` boards uniform over the boards at optimal distance ``lo .. hi``.
 
     Validated arguments (``goal`` an ``(m, n)`` board, ``key`` a 128-bit seed
     key); the public door is ``random_solvable(..., distance=)``.  Returns a
     batch ``(count, m, n)``.
     """
+    if check_metric(metric) == "mtm" and m * n > MAX_TABLE_CELLS:
+        raise ValueError(f"distance= in the multi-tile metric needs a distance table: boards of at most "
+                         f"{MAX_TABLE_CELLS} cells, got {m}x{n}")  # fmt: skip
     if count == 0:  # nothing to draw: no table, no sample, no search
         return np.zeros((0, m, n), board_dtype(m * n))
     # the real peak, not the output alone: three int64 per board (draws, layers, ranks or codes)
@@ -105,7 +109,7 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET)
     check_allocation(count * (3 * 8 + 2 * m * n * board_dtype(m * n).itemsize),
                      f"{count:,} {m}x{n} boards at distance {lo}..{hi}")  # fmt: skip
     if m * n <= MAX_TABLE_CELLS:
-        table = distance_table(m, n, goal=goal)
+        table = distance_table(m, n, goal=goal, metric=metric)
         total = int(table.counts[lo : hi + 1].sum()) if lo <= table.radius else 0
         if total == 0:
             raise ValueError(

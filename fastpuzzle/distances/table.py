@@ -29,7 +29,9 @@ import numpy as np
 from .. import options
 from ..boards import BoardError, as_boards, as_goal
 from ..cachefile import CorruptCacheError, cache_root, open_array, remove_cached, save_checked, usable_directory
+from ..notation import check_metric
 from .index import ranks_in_range
+from .multi import mtm_bfs
 from .ranking import StateSpace
 from .search import UNSEEN, bfs, histogram
 
@@ -83,6 +85,8 @@ class DistanceTable:
     path: object = None
     #: block index of each depth range asked for (see :mod:`.index`)
     range_index: dict = field(default_factory=dict, repr=False)
+    #: ``"stm"`` (a move slides one tile) or ``"mtm"`` (a row or column segment)
+    metric: str = "stm"
 
     @property
     def radius(self) -> int:
@@ -127,20 +131,21 @@ class DistanceTable:
         return int(out[0]) if single else out
 
 
-def table_path(m: int, n: int, blank: int):
+def table_path(m: int, n: int, blank: int, metric: str = "stm"):
     """Cache file of the table for ``m x n`` boards whose goal blank is at cell ``blank``."""
-    return cache_root() / "distances" / f"{m}x{n}-blank{blank}-v{_FORMAT}.npy"
+    suffix = "" if metric == "stm" else f"-{metric}"
+    return cache_root() / "distances" / f"{m}x{n}-blank{blank}{suffix}-v{_FORMAT}.npy"
 
 
-def _describe(space) -> dict:
+def _describe(space, metric="stm") -> dict:
     """What a cached table must say it holds (checked with its CRC-32 on load)."""
     return {"kind": "distance-table", "format": _FORMAT, "board": [space.m, space.n], "blank": int(space.blank),
-            "boards": int(space.size)}  # fmt: skip
+            "boards": int(space.size), "metric": metric}  # fmt: skip
 
 
-def _load(space, path):
+def _load(space, path, metric="stm"):
     """Depths and counts of the cached table (``CorruptCacheError`` if it is not whole and ours)."""
-    depths = open_array(path, _describe(space))
+    depths = open_array(path, _describe(space, metric))
     padded = -(-space.size // 8) * 8
     if depths.dtype != np.uint8 or depths.shape != (padded,):
         raise CorruptCacheError(path, "is truncated or foreign")
@@ -151,10 +156,10 @@ def _load(space, path):
     return depths, counts[: radius + 1].copy()
 
 
-def _cached(space, goal, path):
+def _cached(space, goal, path, metric="stm"):
     """The cached table, or None (missing; corrupted or foreign ones are removed with a warning)."""
     try:
-        depths, counts = _load(space, path)
+        depths, counts = _load(space, path, metric)
     except FileNotFoundError:
         return None
     except CorruptCacheError as error:
@@ -164,7 +169,7 @@ def _cached(space, goal, path):
         except OSError:
             pass
         return None
-    return DistanceTable((space.m, space.n), goal, space, depths, counts, 0.0, path)
+    return DistanceTable((space.m, space.n), goal, space, depths, counts, 0.0, path, metric=metric)
 
 
 def _check_int(value, name):
@@ -173,7 +178,8 @@ def _check_int(value, name):
     return int(value)
 
 
-def distance_table(m, n, *, goal=None, cache=None, progress=None, time_limit=None, threads=None) -> DistanceTable:
+def distance_table(m, n, goal=None, *, metric="stm", cache=None, progress=None, time_limit=None,
+                   threads=None) -> DistanceTable:  # fmt: skip
     """Breadth-first search over every ``m x n`` board that can reach ``goal``.
 
     Parameters
@@ -183,6 +189,9 @@ def distance_table(m, n, *, goal=None, cache=None, progress=None, time_limit=Non
         239,500,800 boards, about a minute on 2 cores, 240 MB).
     goal : array_like (m, n), optional
         Default: tiles row-major, blank last.  Any goal: tiles are relabelled.
+    metric : {"stm", "mtm"}
+        Count a move per tile (``"stm"``) or per slide of a row or column
+        segment (``"mtm"``, :mod:`.multi`; several times slower to build).
     cache : bool, optional
         Read and write the table in the cache directory.  Default: for tables
         of more than :data:`CACHE_MIN_BOARDS` boards (the 12-cell shapes).
@@ -211,6 +220,7 @@ def distance_table(m, n, *, goal=None, cache=None, progress=None, time_limit=Non
             [1, 2, 3]]], dtype=uint8)
     """
     m, n = _check_int(m, "m"), _check_int(n, "n")
+    metric = check_metric(metric)
     if m * n > MAX_TABLE_CELLS and m >= 1 and n >= 1:  # before the goal is built (10**6 x 10**6: 7 TiB)
         raise ValueError(
             f"distance tables cover boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n} = {m * n} cells "
@@ -220,37 +230,41 @@ def distance_table(m, n, *, goal=None, cache=None, progress=None, time_limit=Non
     cache, progress = options.flag(cache, "cache", none=True), options.flag(progress, "progress", none=True)
     threads, time_limit = options.threads(threads), options.seconds(time_limit)
     space = StateSpace(m, n, goal)
-    key = (m, n, space.blank)
+    key = (m, n, space.blank, metric)
     memo = _MEMO.get(key) if cache is not False else None
     if memo is not None and (cache is None or memo.path is not None):  # same blank cell: the same depths under other tile labels
-        return DistanceTable((m, n), goal, space, memo.depths, memo.counts, 0.0, memo.path, memo.range_index)
+        return DistanceTable((m, n), goal, space, memo.depths, memo.counts, 0.0, memo.path, memo.range_index, metric)
     on_disk = space.size > CACHE_MIN_BOARDS if cache is None else cache
-    path = table_path(m, n, space.blank) if on_disk else None
-    table = _cached(space, goal, path) if path is not None else None
+    path = table_path(m, n, space.blank, metric) if on_disk else None
+    table = _cached(space, goal, path, metric) if path is not None else None
     if table is None:
         problem = usable_directory(path.parent) if path is not None else None
         if problem is not None:  # said before the work, not after it
             warnings.warn(f"the distance table cannot be cached: {problem}; it is built in memory only",
                           RuntimeWarning, stacklevel=2)  # fmt: skip
             path = None
-        table = _build(space, goal, progress, time_limit, threads != 1)
+        table = _build(space, goal, progress, time_limit, threads != 1, metric)
         if path is not None:
             try:
-                save_checked(path, table.depths, _describe(space))
+                save_checked(path, table.depths, _describe(space, metric))
             except OSError as error:
                 warnings.warn(f"the distance table was not cached ({error}); the answer stands",
                               RuntimeWarning, stacklevel=2)  # fmt: skip
             else:
                 seconds = table.seconds
                 del table  # the memory map replaces the built array: one copy at a time
-                depths, counts = _load(space, path)
-                table = DistanceTable((m, n), goal, space, depths, counts, seconds, path)
+                depths, counts = _load(space, path, metric)
+                table = DistanceTable((m, n), goal, space, depths, counts, seconds, path, metric=metric)
     if cache is not False:
         _MEMO[key] = table
     return table
 
 
-def _build(space, goal, progress, time_limit, threads):
+def _build(space, goal, progress, time_limit, threads, metric="stm"):
+    if metric == "mtm":
+        start = time.perf_counter()
+        depths, counts = mtm_bfs(space, time_limit=time_limit)
+        return DistanceTable((space.m, space.n), goal, space, depths, counts, time.perf_counter() - start, metric=metric)
     if progress is None:
         progress = space.size > PROGRESS_MIN_BOARDS
     bar = None

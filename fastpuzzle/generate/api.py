@@ -146,7 +146,7 @@ def fill_random(out, goal_flat, m, n, key, first_block, fix):
     return out
 
 
-def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None):
+def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None, metric="stm"):
     """Boards drawn uniformly from all ``m x n`` boards that can reach ``goal``.
 
     Parameters
@@ -167,6 +167,9 @@ def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None):
         :mod:`fastpuzzle.distances.sample`.  Exact for boards of at most 12
         cells (tables); on 13 to 16 cells exact near the goal (4x4: up to
         distance 23), and on 4x4 by rejection (optimal solves) farther out.
+    metric : {"stm", "mtm"}
+        The metric of ``distance``: single-tile moves, or multi-tile moves
+        (a row or column segment slid at once; boards of at most 12 cells).
 
     Returns
     -------
@@ -208,7 +211,7 @@ def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None):
         from ..distances import sample
 
         lo, hi = sample.check_distance(distance, m, n)
-        out = sample.random_at_distance(m, n, B, key, goal_flat.reshape(m, n), lo, hi)
+        out = sample.random_at_distance(m, n, B, key, goal_flat.reshape(m, n), lo, hi, metric=metric)
         return out[0] if count is None else out
     out = np.empty((B, m * n), board_dtype(m * n))
     fill_random(out, goal_flat, m, n, key, 0, True)

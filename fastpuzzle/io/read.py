@@ -23,7 +23,7 @@ from .text import NoBoards, TEXT_BLOCK_BYTES, iter_text_boards, read_text_boards
 
 __all__ = ["load_boards", "load_boards_and_lines", "read_boards", "iter_boards", "count_boards"]
 
-_FORMATS = ("auto", "lines", "grids")
+_FORMATS = ("auto", "lines", "grids", "scramble")
 
 
 def _check_options(shape, fmt, check):

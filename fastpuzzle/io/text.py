@@ -20,7 +20,8 @@ from ..errors import NoBoards
 from .errors import BoardFileError, check_file_allocation, parse_shape
 from .source import strip_bom
 
-__all__ = ["parse_text", "read_text_boards", "iter_text_boards", "validate_boards", "TEXT_BLOCK_BYTES"]
+__all__ = ["parse_text", "read_text_boards", "iter_text_boards", "validate_boards", "TEXT_BLOCK_BYTES",
+           "scramble_layout", "looks_like_scramble"]
 
 
 _ERR_NONE, _ERR_CHAR, _ERR_BIG = 0, 1, 2
@@ -233,6 +234,67 @@ def _detect_text_format(vals, counts, shape):
     return "lines"
 
 
+_SLASH, _NEWLINE = ord("/"), ord("\n")
+
+
+def looks_like_scramble(data) -> bool:
+    """True when the first line holding a number also holds a slash.
+
+    Examples
+    --------
+    >>> looks_like_scramble(b"# a comment / here\\n1 2/3 0\\n"), looks_like_scramble(b"1 2 3 0\\n")
+    (True, False)
+    """
+    buf = np.frombuffer(bytes(data[:4096]), np.uint8) if not isinstance(data, np.ndarray) else data[:4096]
+    for line in bytes(buf).split(b"\n"):
+        body = line.split(b"#", 1)[0]
+        if any(48 <= b <= 57 for b in body):
+            return b"/" in body
+    return False
+
+
+def scramble_layout(data, name="<text>", shape=None, line0=0):
+    """``(boards, lines)`` of scramble text: boards ``(B, m, n)`` (not yet
+    validated as permutations) and the 1-based line of each.
+
+    Examples
+    --------
+    >>> boards, lines = scramble_layout(b"1 2/3 0\\n\\n0 1/3 2\\n")
+    >>> boards.tolist(), lines.tolist()
+    ([[[1, 2], [3, 0]], [[0, 1], [3, 2]]], [1, 3])
+    """
+    buf = np.array(np.frombuffer(data, np.uint8) if not isinstance(data, np.ndarray) else data, np.uint8)
+    ends = np.flatnonzero((buf == _SLASH) | (buf == _NEWLINE))
+    slash_end = buf[ends] == _SLASH
+    buf[ends[slash_end]] = _NEWLINE  # a slash ends a row: the tokeniser then counts numbers per row
+    vals, counts = parse_text(buf, name, 0)
+    # segment s ends at ends[s]; its physical line is the number of real line ends before it
+    line_of = np.concatenate([[0], np.cumsum(~slash_end)])[: len(counts)]
+    rows_per_line = np.bincount(line_of, minlength=int(line_of[-1]) + 1 if len(line_of) else 1)
+    has_numbers = np.bincount(line_of, weights=(counts > 0), minlength=len(rows_per_line)) > 0
+    board_lines = np.flatnonzero(has_numbers)
+    if board_lines.size == 0:
+        raise NoBoards(name, "no boards found")
+    want = parse_shape(shape) if shape is not None else None
+    first = board_lines[0]
+    m = int(rows_per_line[first]) if want is None else want[0]
+    n = int(counts[line_of == first][0]) if want is None else want[1]
+    seg_counts = counts[np.isin(line_of, board_lines)]
+    seg_lines = line_of[np.isin(line_of, board_lines)]
+    bad_rows = rows_per_line[board_lines] != m
+    wrong = np.flatnonzero(seg_counts != n)
+    if bad_rows.any() or wrong.size:
+        line = int(board_lines[np.flatnonzero(bad_rows)[0]]) if bad_rows.any() else int(seg_lines[wrong[0]])
+        if wrong.size and bad_rows.any():
+            line = min(line, int(seg_lines[wrong[0]]))
+        got = ", ".join(str(int(c)) for c in counts[line_of == line])
+        raise BoardFileError(name, f"a scramble line must hold {m} rows of {n} numbers separated by '/' "
+                             f"(its rows hold {got})", line=line0 + line + 1)  # fmt: skip
+    if m * n < 2:
+        raise BoardFileError(name, f"a board needs at least 2 cells, got {m}x{n}", line=line0 + int(first) + 1)
+    return vals.reshape(-1, m, n), board_lines.astype(np.int64) + 1 + line0
+
+
 def read_text_boards(data, name="<text>", shape=None, fmt="auto", check=True):
     """Boards ``(B, m, n)`` and the line of each board, from text bytes.
 
@@ -250,10 +312,14 @@ def read_text_boards(data, name="<text>", shape=None, fmt="auto", check=True):
 def _text_block(data, name, shape, fmt, check, line0=0, board0=0):
     """Boards of one block of text; also returns the layout and shape found,
     so later blocks of the same file are read the same way."""
-    if fmt not in ("auto", "lines", "grids"):
-        raise ValueError(f"text format must be 'auto', 'lines' or 'grids', got {fmt!r}")
+    if fmt not in ("auto", "lines", "grids", "scramble"):
+        raise ValueError(f"text format must be 'auto', 'lines', 'grids' or 'scramble', got {fmt!r}")
     if shape is not None:
         shape = parse_shape(shape)
+    if fmt == "scramble" or (fmt == "auto" and looks_like_scramble(data)):
+        boards, lines = scramble_layout(data, name, shape, line0)
+        boards = validate_boards(boards, name, start=board0, lines=lines, check=check)
+        return boards, lines, "scramble", boards.shape[1:]
     vals, counts = parse_text(data, name, line0)
     if fmt == "auto":
         fmt = _detect_text_format(vals, counts, shape)
@@ -297,8 +363,11 @@ def iter_text_boards(f, head, name, shape, fmt, check, block_bytes=TEXT_BLOCK_BY
             gap = [i for i in (pending.find(b"\n\n", lead), pending.find(b"\n\r\n", lead)) if i >= 0]
             prefix = pending[: max(1 << 20, block_bytes // 64, min(gap, default=-2) + 2)]
             prefix = prefix[: prefix.rfind(b"\n") + 1]
-            vals, counts = parse_text(prefix, name)
-            fmt = _detect_text_format(vals, counts, parse_shape(shape) if shape is not None else None)
+            if looks_like_scramble(prefix):
+                fmt = "scramble"
+            else:
+                vals, counts = parse_text(prefix, name)
+                fmt = _detect_text_format(vals, counts, parse_shape(shape) if shape is not None else None)
         if eof:
             block, pending = pending, bytearray()
         else:

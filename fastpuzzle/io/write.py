@@ -72,8 +72,13 @@ def format_boards(boards, *, fmt="lines") -> bytes:
     >>> format_boards(np.array([[[1, 2], [3, 0]]]), fmt="grids")
     b'1 2\\n3 0\\n'
     """
-    if fmt not in ("lines", "grids"):
-        raise ValueError(f"text format must be 'lines' or 'grids', got {fmt!r}")
+    if fmt not in ("lines", "grids", "scramble"):
+        raise ValueError(f"text format must be 'lines', 'grids' or 'scramble', got {fmt!r}")
+    if fmt == "scramble":
+        from .scramble import format_scramble
+
+        text = format_scramble(boards)
+        return (text + "\n").encode() if text else b""
     batch, _ = as_boards(boards, label="boards")
     count, m, n = batch.shape
     flat = batch.reshape(count, m * n)
@@ -168,8 +173,8 @@ class TextWriter(_Writer):
     """Stream boards (validated) as text, ``"lines"`` or ``"grids"``, chunk by chunk."""
 
     def __init__(self, path, fmt="lines"):
-        if fmt not in ("lines", "grids"):
-            raise ValueError(f"text format must be 'lines' or 'grids', got {fmt!r}")
+        if fmt not in ("lines", "grids", "scramble"):
+            raise ValueError(f"text format must be 'lines', 'grids' or 'scramble', got {fmt!r}")
         super().__init__(path)
         self.fmt = fmt
         self.any = False
@@ -191,15 +196,15 @@ def writer_for(path, total_shape, dtype, fmt=None):
         fmt = "npy" if is_npy_name(path) else "lines"
     if fmt == "npy":
         return NpyWriter(path, total_shape, dtype)
-    if fmt not in ("lines", "grids"):
-        raise ValueError(f"output format must be 'npy', 'lines' or 'grids', got {fmt!r}")
+    if fmt not in ("lines", "grids", "scramble"):
+        raise ValueError(f"output format must be 'npy', 'lines', 'grids' or 'scramble', got {fmt!r}")
     return TextWriter(path, fmt)
 
 
 def write_boards(path, boards, *, fmt=None):
     """Write one board or a batch ``(B, m, n)`` to ``path`` atomically (see the module notes).
 
-    ``fmt``: ``"npy"``, ``"lines"`` or ``"grids"``; default from the name
+    ``fmt``: ``"npy"``, ``"lines"``, ``"grids"`` or ``"scramble"`` (rows split by ``/``); default from the name
     (``.npy`` -> npy, else lines).  The boards are validated first.
 
     Examples

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..boards import as_boards, as_goal
 from ..errors import UnreachableError
-from ..moves import apply_codes, decode_moves, encode_moves, manhattan_table
+from ..moves import apply_codes, move_letters, move_codes, manhattan_table
 from ..solvability import is_solvable
 
 __all__ = ["Solution", "require_reachable"]
@@ -102,15 +102,15 @@ class Solution:
         codes = self.codes
         if isinstance(codes, np.ndarray) and codes.dtype == np.uint8 and codes.ndim == 1:
             if codes.size and int(codes.max()) > 3:  # one pass, no copy: solvers hand over millions of moves
-                encode_moves(codes)  # raises ValueError naming the first bad move
+                move_codes(codes)  # raises ValueError naming the first bad move
         else:
-            self.codes = encode_moves(codes)  # TypeError/ValueError for anything but move codes
+            self.codes = move_codes(codes)  # TypeError/ValueError for anything but move codes
 
     @property
     def moves(self) -> str:
         """Moves as a ``U D L R`` string (built from the codes on first use)."""
         if self._moves is None:
-            self._moves = decode_moves(self.codes)
+            self._moves = move_letters(self.codes)
         return self._moves
 
     @property
@@ -183,6 +183,13 @@ class Solution:
         blank_parity = (blank // n + blank % n + home // n + home % n) % 2
         count = int(self.move_count)
         return count >= distance and count % 2 == blank_parity
+
+    def _repr_svg_(self) -> str:
+        """The moves as a picture in Jupyter: an animation when the solution
+        carries its ``start`` board, else the path of the blank (:mod:`fastpuzzle.pictures`)."""
+        from ..pictures import solution_svg
+
+        return solution_svg(self.codes, start=getattr(self, "start", None))
 
     def __repr__(self) -> str:
         shown = self.moves if self.length <= 60 else self.moves[:57] + "..."

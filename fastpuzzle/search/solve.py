@@ -21,7 +21,7 @@ from .. import options
 from ..boards import as_boards, as_goal
 from ..errors import OptionError
 from ..interrupt import interruptible
-from ..moves import PRUNE_LENGTH, decode_moves, slide_codes
+from ..moves import PRUNE_LENGTH, move_letters, slide_codes
 from . import ida
 from .anytime import DEFAULT_TIME_LIMIT, anytime_search
 from .constructive import solve_constructive
@@ -397,10 +397,10 @@ class SolveManyResult:
 
     def solutions(self) -> list:
         """One :class:`Solution` per board."""
-        from ..moves import encode_moves
+        from ..moves import move_codes
 
         return [
-            Solution(encode_moves(mv), status=str(st), nodes=int(nd), seconds=float(sec),
+            Solution(move_codes(mv), status=str(st), nodes=int(nd), seconds=float(sec),
                      method=self.method, heuristic=self.heuristic, lower_bound=int(lb) if lb >= 0 else None)
             for mv, st, nd, sec, lb in zip(self.moves, self.status, self.nodes, self.seconds, self.lower_bounds)
         ]  # fmt: skip
@@ -493,7 +493,7 @@ def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
         _check_not_exhausted(ida.STATUS_EXHAUSTED, int(i))
     found = status == ida.STATUS_FOUND
     lengths[~found] = -1
-    moves = [decode_moves(search.unmap_codes(c)) if ok else "" for c, ok in zip(codes, found)]
+    moves = [move_letters(search.unmap_codes(c)) if ok else "" for c, ok in zip(codes, found)]
     labels = np.array([_STATUS[int(s)] for s in status], dtype="<U7")
     return lengths, nodes, labels, seconds, moves, np.where(found, lengths, -1)
 

@@ -1,0 +1,97 @@
+"""Pictures, hints and the multi-tile metric.
+
+    python bench/bench_visual.py [--quick]     (or python -m bench --only visual)
+
+* hint latency, one board at a time as a game asks: 1,000 random 3x3 boards
+  (from the distance table, loaded first) and random 4x4 boards (each
+  neighbour solved optimally with the strongest cached pattern database;
+  quick: 3 boards, full: 20), mean and median milliseconds; 3x3 hints for
+  a batch of 100,000 boards, boards per second;
+* multi-tile (MTM) distance tables built from scratch (not cached): 3x3 and
+  2x5 (full mode also 3x4), CPU seconds, radius and antipodes;
+* SVG: ``fp.draw`` of a batch of 1,000 3x3 boards and of one 300x300 heat
+  map, seconds and bytes of SVG.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np  # noqa: E402
+
+from bench.common import print_header, print_rows, row  # noqa: E402
+
+FAMILY = "visual"
+
+
+def _hint_latency(boards):
+    import fastpuzzle as fp
+
+    times = []
+    for b in boards:
+        t0 = time.perf_counter()
+        fp.hints(b)
+        times.append(time.perf_counter() - t0)
+    return float(np.mean(times)), float(np.median(times))
+
+
+def run(quick: bool = False) -> list[dict]:
+    import fastpuzzle as fp
+    from fastpuzzle.distances.table import distance_table
+
+    rows = []
+    # 3x3 hints: the tables loaded and the kernels warm first
+    distance_table(3, 3)
+    fp.hints(fp.random_solvable(3, 3, count=4, seed=0))
+    mean, median = _hint_latency(fp.random_solvable(3, 3, count=1000, seed=1))
+    rows.append(row(FAMILY, "hint 3x3, one board at a time", mean * 1e3, "ms",
+                    note=f"median {median * 1e3:.2f} ms over 1,000 random boards (distance table)"))
+    batch = fp.random_solvable(3, 3, count=100_000, seed=2)
+    t0 = time.perf_counter()
+    fp.hints(batch)
+    rows.append(row(FAMILY, "hints 3x3, batch of 100,000", batch.shape[0] / (time.perf_counter() - t0), "boards/s"))
+    # 4x4 hints: every neighbour solved optimally
+    count = 3 if quick else 20
+    fp.hints(fp.apply_moves(fp.goal_board(4, 4), "ULLURD"))  # compiles, builds or loads the database
+    mean, median = _hint_latency(fp.random_solvable(4, 4, count=count, seed=3))
+    rows.append(row(FAMILY, "hint 4x4, one random board at a time", mean * 1e3, "ms",
+                    note=f"median {median * 1e3:.0f} ms over {count} uniform random boards (neighbours solved with "
+                         "the pattern databases)"))  # fmt: skip
+    near = [fp.random_solvable(4, 4, seed=10 + i, distance=(10, 20)) for i in range(10)]
+    mean, median = _hint_latency(near)
+    rows.append(row(FAMILY, "hint 4x4, boards 10-20 moves from the goal", mean * 1e3, "ms",
+                    note=f"median {median * 1e3:.1f} ms over 10 boards (a game near its end)"))
+    # multi-tile tables, built from scratch
+    distance_table(2, 3, metric="mtm", cache=False)
+    for m, n in [(3, 3), (2, 5)] + ([] if quick else [(3, 4)]):
+        c0 = time.process_time()
+        t = distance_table(m, n, metric="mtm", cache=False)
+        cpu = time.process_time() - c0
+        rows.append(row(FAMILY, f"MTM table {m}x{n}", cpu, "s",
+                        note=f"CPU seconds; {t.size:,} boards, radius {t.radius}, {int(t.counts[-1])} antipodes"))
+    # pictures
+    boards = fp.random_solvable(3, 3, count=1000, seed=4)
+    fp.draw(boards[:10])
+    t0 = time.perf_counter()
+    svg = fp.draw(boards).svg
+    rows.append(row(FAMILY, "SVG of 1,000 3x3 boards", time.perf_counter() - t0, "s", note=f"{len(svg):,} bytes"))
+    big = fp.random_solvable(300, 300, seed=5)
+    t0 = time.perf_counter()
+    svg = fp.draw(big).svg
+    rows.append(row(FAMILY, "SVG heat map of one 300x300 board", time.perf_counter() - t0, "s",
+                    note=f"{len(svg):,} bytes"))
+    return rows
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer boards, smaller tables")
+    args = ap.parse_args()
+    print_header("pictures, hints and the multi-tile metric")
+    print_rows(run(args.quick))

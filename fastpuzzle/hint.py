@@ -1,0 +1,234 @@
+"""Hints for a game: the distance to the goal and every optimal next move.
+
+* up to 12 cells, from the distance table of the metric (all at once, batched):
+  a move is optimal when it lands one closer;
+* larger boards up to 16 cells (the 15-puzzle), single-tile metric: each
+  neighbour's distance by the optimal solver (pattern databases where the
+  goal allows), within the budget given; a neighbour the budget stopped
+  leaves the hint unproved;
+* beyond, the solver's best solution: its length is an upper bound and its
+  first move the hint, ``proved`` is False.
+
+:func:`count_optimal` counts the optimal solutions (layer by layer through
+the table, each board's count the sum of its successors' one layer closer)
+and :func:`optimal_solutions` lists them up to a limit.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .boards import as_boards, as_goal
+from .distances import distance, distance_table
+from .distances.multi import slide_neighbours
+from .distances.table import MAX_TABLE_CELLS
+from .errors import OptionError, OptionTypeError
+from .moves import MOVE_CHARS
+from .notation import check_metric
+
+__all__ = ["Hint", "hints", "count_optimal", "optimal_solutions", "MAX_HINT_CELLS"]
+
+#: Largest board whose hints are proved optimal (by solving each neighbour).
+MAX_HINT_CELLS = 16
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The hint for one board.
+
+    Attributes
+    ----------
+    distance : int
+        Moves to the goal in ``metric`` (exact when ``proved``, else the
+        length of the best solution found: an upper bound).
+    moves : tuple of str
+        Every optimal first move in the blank's letters (``"U"``; in the
+        multi-tile metric a slide of ``k`` cells is ``"U2"``), in U L R D
+        order; empty at the goal.
+    proved : bool
+        ``distance`` is optimal and ``moves`` are all the optimal first moves.
+    metric : str
+        ``"stm"`` or ``"mtm"``.
+
+    Examples
+    --------
+    >>> h = hints([[1, 2, 3], [4, 0, 6], [7, 5, 8]])
+    >>> h.distance, h.moves, h.proved
+    (2, ('D',), True)
+    """
+
+    distance: int
+    moves: tuple
+    proved: bool = True
+    metric: str = "stm"
+
+
+def _check_budget(value, name):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise OptionTypeError(name, value, "must be a positive, finite number or None")
+    if not (value > 0 and np.isfinite(value)):
+        raise OptionError(name, value, "must be a positive, finite number or None")
+    return value
+
+
+def _letter(code, steps, metric):
+    return MOVE_CHARS[int(code)] + (str(int(steps)) if metric == "mtm" and steps > 1 else "")
+
+
+def hints(board, goal=None, *, metric="stm", time_limit=None, max_nodes=None):
+    """The distance to ``goal`` and every optimal next move, for a board or a batch.
+
+    Parameters
+    ----------
+    board : array_like, shape (m, n) or (B, m, n)
+        Boards that can reach the goal.
+    goal : array_like (m, n), optional
+        Default: tiles in order, blank last.
+    metric : {"stm", "mtm"}
+        Single-tile moves, or multi-tile moves (boards of at most 12 cells).
+    time_limit, max_nodes : optional
+        Budget of each neighbour's optimal search (boards of 13 to 16 cells),
+        or of the one search beyond.
+
+    Returns
+    -------
+    Hint, or a list of Hint for a batch
+
+    Examples
+    --------
+    >>> hints([[1, 2, 3], [4, 5, 6], [0, 7, 8]], metric="mtm").moves
+    ('R2',)
+    >>> [h.distance for h in hints([[[1, 2], [0, 3]], [[1, 2], [3, 0]]])]
+    [1, 0]
+    """
+    metric = check_metric(metric)
+    time_limit, max_nodes = _check_budget(time_limit, "time_limit"), _check_budget(max_nodes, "max_nodes")
+    batch, single = as_boards(board, label="board")
+    B, m, n = batch.shape
+    target = as_goal(goal, m, n)
+    if m * n <= MAX_TABLE_CELLS:
+        out = _table_hints(batch, target, metric)
+    elif metric == "mtm":
+        raise ValueError(f"multi-tile hints need the multi-tile table: boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}")
+    elif m * n <= MAX_HINT_CELLS:
+        out = [_solved_hint(b, target, time_limit, max_nodes) for b in batch]
+    else:
+        out = [_best_hint(b, target, time_limit, max_nodes) for b in batch]
+    return out[0] if single else out
+
+
+def _table_hints(batch, goal, metric):
+    B, m, n = batch.shape
+    table = distance_table(m, n, goal, metric=metric)
+    d = np.atleast_1d(table.lookup(batch))
+    nb, source, code, steps = slide_neighbours(batch.reshape(B, m * n), m, n, metric)
+    nd = np.atleast_1d(table.lookup(nb.reshape(-1, m, n))) if len(nb) else np.zeros(0, np.int64)
+    good = nd == d[source] - 1
+    order = np.lexsort((steps, code, source))  # U L R D, shorter slides first
+    moves = [[] for _ in range(B)]
+    for i in order[good[order]].tolist():
+        moves[int(source[i])].append(_letter(code[i], steps[i], metric))
+    return [Hint(int(d[b]), tuple(moves[b]), True, metric) for b in range(B)]
+
+
+def _solved_hint(board, goal, time_limit, max_nodes):
+    m, n = board.shape
+    if np.array_equal(board, goal):
+        return Hint(0, (), True)
+    nb, _, code, _ = slide_neighbours(board.reshape(1, -1), m, n, "stm")
+    nd = np.atleast_1d(distance(nb.reshape(-1, m, n), goal, max_nodes, time_limit, stopped="mark"))
+    known = nd >= 0
+    if not known.any():
+        return _best_hint(board, goal, time_limit, max_nodes)
+    best = int(nd[known].min())
+    # a stopped neighbour may still be as close: the hint is proved only when none stopped
+    moves = tuple(MOVE_CHARS[int(c)] for c, v in zip(code.tolist(), nd.tolist()) if v == best)
+    return Hint(best + 1, moves, bool(known.all()))
+
+
+def _best_hint(board, goal, time_limit, max_nodes):
+    from .search.solve import solve
+
+    solution = solve(board, goal, max_nodes=max_nodes, time_limit=time_limit)
+    if not solution.solved:
+        raise ValueError("the budget ran out before any solution was found; give a larger time_limit or max_nodes")
+    first = (solution.moves[0],) if solution.length else ()
+    return Hint(solution.length, first, solution.status == "optimal" and solution.length <= 1)
+
+
+def _table_for_one(board, goal, metric, what):
+    metric = check_metric(metric)
+    batch, single = as_boards(board, label="board")
+    if not single:
+        raise ValueError(f"{what} takes one board (m, n), got a batch of shape {batch.shape}")
+    m, n = batch.shape[1:]
+    if m * n > MAX_TABLE_CELLS:
+        raise ValueError(f"{what} needs a distance table: boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}")
+    target = as_goal(goal, m, n)
+    return batch[0], distance_table(m, n, target, metric=metric), metric
+
+
+def count_optimal(board, goal=None, *, metric="stm") -> int:
+    """Number of optimal solutions (distinct shortest move sequences) from ``board`` to ``goal``.
+
+    Boards of at most 12 cells (the distance table of the metric).
+
+    Examples
+    --------
+    >>> count_optimal([[1, 2, 3], [4, 5, 6], [0, 7, 8]]), count_optimal([[0, 4, 5], [3, 1, 2]])
+    (1, 3)
+    """
+    start, table, metric = _table_for_one(board, goal, metric, "count_optimal")
+    m, n = start.shape
+    space = table.space
+    d = table.lookup(start)
+    ranks = np.array([space.rank(start)], np.int64)
+    counts = np.ones(1, np.int64)
+    for depth in range(d - 1, -1, -1):
+        nb, source, _, _ = slide_neighbours(space.boards(ranks).reshape(len(ranks), m * n), m, n, metric)
+        r = space.ranks(nb)
+        keep = np.asarray(table.depths[r]) == depth
+        r, w = r[keep], counts[source[keep]]
+        ranks, inverse = np.unique(r, return_inverse=True)
+        counts = np.bincount(inverse, weights=w.astype(np.float64)).astype(np.float64)
+        if counts.max() > 2.0**62:
+            raise OverflowError(f"more than 2^62 optimal solutions (distance {d})")
+        counts = counts.astype(np.int64)
+    return int(counts.sum())
+
+
+def optimal_solutions(board, goal=None, *, metric="stm", limit=100) -> list:
+    """Optimal solutions (blank letters; folded slides in the multi-tile metric), at most ``limit``.
+
+    Examples
+    --------
+    >>> optimal_solutions([[0, 4, 5], [3, 1, 2]])
+    ['RDLURRDLURD', 'RDLURDRULDR', 'DRULDRRULDR']
+    """
+    if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
+        raise OptionTypeError("limit", limit, "must be a whole number >= 1")
+    if limit < 1:
+        raise OptionError("limit", limit, "must be a whole number >= 1")
+    cap = int(limit)
+    start, table, metric = _table_for_one(board, goal, metric, "optimal_solutions")
+    m, n = start.shape
+    found: list = []
+
+    def walk(flat, left, path):
+        if len(found) >= cap:
+            return
+        if left == 0:
+            found.append("".join(path))
+            return
+        nb, _, code, steps = slide_neighbours(flat.reshape(1, -1), m, n, metric)
+        nd = np.atleast_1d(table.lookup(nb.reshape(-1, m, n)))
+        for i in np.flatnonzero(nd == left - 1).tolist():
+            walk(nb[i], left - 1, path + [_letter(code[i], steps[i], metric)])
+
+    walk(start.ravel(), table.lookup(start), [])
+    return found
