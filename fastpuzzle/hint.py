@@ -141,7 +141,7 @@ def _solved_hint(board, goal, time_limit, max_nodes):
     if np.array_equal(board, goal):
         return Hint(0, (), True)
     nb, _, code, _ = slide_neighbours(board.reshape(1, -1), m, n, "stm")
-    nd = np.atleast_1d(distance(nb.reshape(-1, m, n), goal, max_nodes, time_limit, stopped="mark"))
+    nd = np.atleast_1d(distance(nb.reshape(-1, m, n), goal=goal, max_nodes=max_nodes, time_limit=time_limit, stopped="mark"))
     known = nd >= 0
     if not known.any():
         return _best_hint(board, goal, time_limit, max_nodes)
@@ -154,7 +154,7 @@ def _solved_hint(board, goal, time_limit, max_nodes):
 def _best_hint(board, goal, time_limit, max_nodes):
     from .search.solve import solve
 
-    solution = solve(board, goal, max_nodes=max_nodes, time_limit=time_limit)
+    solution = solve(board, goal=goal, max_nodes=max_nodes, time_limit=time_limit)
     if not solution.solved:
         raise ValueError("the budget ran out before any solution was found; give a larger time_limit or max_nodes")
     first = (solution.moves[0],) if solution.length else ()

@@ -19,7 +19,7 @@ DATA = {
     "load_boards": ["path"], "write_boards": ["path", "boards"], "solve": ["board"], "solve_many": ["boards"],
     "distance_table": ["m", "n", "goal"], "distance": ["boards"],
     # the goal of a hint or a count is its data: the board to reach (the names the issue tracker fixed)
-    "hints": ["board", "goal"], "count_optimal": ["board", "goal"],
+    "hints": ["board", "goal"], "count_optimal": ["board", "goal"], "optimal_solutions": ["board", "goal"],
 }  # fmt: skip
 
 
@@ -29,7 +29,7 @@ def positional(func):
 
 
 #: What any other public function may take positionally: data, never an option.
-DATA_NAMES = {"m", "n", "board", "boards", "moves", "codes", "path", "a", "b", "count"}
+DATA_NAMES = {"m", "n", "board", "boards", "moves", "codes", "path", "a", "b", "count", "text"}
 
 
 def test_every_public_function_takes_its_options_by_keyword():

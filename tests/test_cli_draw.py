@@ -54,7 +54,7 @@ def test_draw_a_file_an_index_and_an_animation(tmp_path, capsys):
         (["draw", "no-such-file.txt"], "no such file"),
         (["draw", "1 2 3/4 0 6/7 5 8", "--index", "3"], "holds 1 boards"),
         (["draw", "1 2 3/4 0 6/7 5 8", "--scheme", "sunset"], "invalid choice"),
-        (["draw", "1 2 3/4 5/6 7 8 0"], "rows of 3 numbers"),
+        (["draw", "1 2 3/4 5/6 7 8 0"], "every row must have the same length"),
     ],
 )
 def test_draw_bad_input_is_one_line(capsys, args, fragment):

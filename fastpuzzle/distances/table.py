@@ -227,6 +227,7 @@ def distance_table(m, n, goal=None, *, metric="stm", cache=None, progress=None, 
             f"({f'{math.factorial(m * n) // 2:,}' if m * n <= 40 else 'more than 10^47'} boards); use fastpuzzle.distance (optimal solver) or the Dask "
             "search in fastpuzzle.distances.cluster"
         )
+    goal = as_goal(goal, m, n)  # also checks the shape
     cache, progress = options.flag(cache, "cache", none=True), options.flag(progress, "progress", none=True)
     threads, time_limit = options.threads(threads), options.seconds(time_limit)
     space = StateSpace(m, n, goal)
