@@ -307,13 +307,14 @@ def to_zarr(boards, path, *, chunks=None, overwrite: bool = False):
     x = as_dask_boards(boards, chunks=chunks)
     dtype = board_dtype(x.shape[1] * x.shape[2])
     x = x.map_blocks(_validated_chunk, dtype, dtype=dtype, meta=np.empty((0,) + x.shape[1:], dtype))
-    da.to_zarr(x, str(path), overwrite=overwrite)
+    # absolute: the workers of a cluster need not share this process's working directory
+    da.to_zarr(x, os.path.abspath(os.fspath(path)), overwrite=overwrite)
     return path
 
 
 def from_zarr(path) -> "da.Array":
     """A dask array of boards from a zarr store written by :func:`to_zarr`."""
-    return as_dask_boards(da.from_zarr(str(path)))
+    return as_dask_boards(da.from_zarr(os.path.abspath(os.fspath(path))))
 
 
 def _solve_chunk(boards, goal, settings):
