@@ -1,7 +1,7 @@
 """Near-optimal search from 5x5 to 10x10: ``solve(b, time_limit=T)`` (``method="auto"``,
 the anytime search) against DeepCubeA's lengths on the same boards and the constructive solver.
 
-Samples of the published DeepCubeA sets (``/work/shared/data/deepcubea_*.txt``, or
+Samples of the published DeepCubeA sets (``bench/data/deepcubea_*.txt``, or
 ``$FASTPUZZLE_DATA``) and uniform random 8x8 and 10x10 boards; every solution is
 verified and every lower bound checked against the file's optimum where known.
 ``FASTPUZZLE_BENCH_NEAR_BOARDS=N`` runs ``N`` boards of each set instead of the sample.
@@ -17,7 +17,7 @@ import numpy as np
 
 import fastpuzzle as fp
 
-DATA = os.environ.get("FASTPUZZLE_DATA", "/work/shared/data")
+DATA = os.environ.get("FASTPUZZLE_DATA", os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"))
 
 #: (shape, time limit s, boards in the full run, boards in --quick, time limit in --quick)
 SETS = (((5, 5), 10.0, 12, 2, 1.5), ((6, 6), 30.0, 4, 0, 2.0), ((7, 7), 60.0, 3, 1, 2.0),

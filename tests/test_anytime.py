@@ -5,6 +5,8 @@ Every lower bound is checked against exact distances (breadth-first tables on
 5x5); every solution is replayed.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,7 +15,7 @@ from fastpuzzle.search import anytime, ida
 from fastpuzzle.search.windows import WindowSolver, cut_loops, trajectory
 from tests.test_solver import KORF_GOAL, read_korf
 
-DATA = "/work/shared/data/deepcubea_5x5.txt"
+DATA = str(Path(__file__).resolve().parents[1] / "bench" / "data" / "deepcubea_5x5.txt")
 
 
 def _check(sol, board, optimum, goal=None):
