@@ -133,21 +133,33 @@ def _step_parallel(src, dst, codes, targets, legal, copy):
     return -1
 
 
+@jit(inline="always")
+def legal_count(targets, z):
+    """How many moves a blank on cell ``z`` has (``targets[z, k] >= 0`` for a legal code ``k``)."""
+    count = 0
+    for k in range(4):
+        count += targets[z, k] >= 0
+    return count
+
+
+@jit(inline="always")
+def kth_legal(targets, z, pick):
+    """The ``pick``-th legal code (U L R D order) of a blank on cell ``z``; -1 past the last."""
+    left = np.int64(pick)
+    for k in range(4):
+        if targets[z, k] >= 0:
+            if left == 0:
+                return k
+            left -= 1
+    return -1
+
+
 @jit
 def _random_legal(flat, targets, draws, out):
     """``out[b]``: the ``draws[b] % count``-th legal code of board ``b`` (U L R D order)."""
     for b in range(flat.shape[0]):
         z = _blank_of(flat, b)
-        count = 0
-        for k in range(4):
-            count += targets[z, k] >= 0
-        pick = draws[b] % count
-        for k in range(4):
-            if targets[z, k] >= 0:
-                if pick == 0:
-                    out[b] = k
-                    break
-                pick -= 1
+        out[b] = kth_legal(targets, z, draws[b] % legal_count(targets, z))
 
 
 def _flat_batch(boards, check, label="boards"):

@@ -13,6 +13,7 @@ import numpy as np
 from numba import prange
 
 from .._jit import jit, pjit
+from ..steps import kth_legal, legal_count
 
 __all__ = ["REWARD_CODES", "env_step", "env_step_serial", "env_refresh", "random_actions", "random_actions_parallel"]
 
@@ -126,16 +127,9 @@ def _mix(x):
 def _random_one(b, blanks, targets, base, out):
     r = _mix(base + np.uint64(b) * np.uint64(0xD1B54A32D192ED03))
     z = blanks[b]
-    count = 0
-    for k in range(4):
-        count += targets[z, k] >= 0
+    count = legal_count(targets, z)
     pick = np.int64(((r >> np.uint64(32)) * np.uint64(count)) >> np.uint64(32))  # multiply-shift: no division
-    for k in range(4):
-        if targets[z, k] >= 0:
-            if pick == 0:
-                out[b] = k
-                break
-            pick -= 1
+    out[b] = kth_legal(targets, z, pick)
 
 
 @jit
