@@ -64,6 +64,10 @@ class Curriculum:
             raise TypeError(f"random_goal must be True or False, got {random_goal!r}")
         self.random_goal = bool(random_goal)
 
+    def renewed(self, spec):
+        """The same board shape, goal and goal option with another curriculum ``spec``."""
+        return Curriculum(self.m, self.n, spec, goal=self.goal, random_goal=self.random_goal)
+
     def _starts(self, count, rng, goal):
         from ..generate import random_solvable, scramble
 

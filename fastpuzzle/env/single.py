@@ -75,11 +75,7 @@ class SlidingPuzzleEnv(gym.Env):
         super().reset(seed=seed)
         options = dict(options or {})
         if "curriculum" in options:
-            from .curriculum import Curriculum
-
-            cur = self.options.curriculum
-            self.options.curriculum = Curriculum(cur.m, cur.n, options.pop("curriculum"), goal=cur.goal,
-                                                 random_goal=cur.random_goal)
+            self.options.curriculum = self.options.curriculum.renewed(options.pop("curriculum"))
         if options:
             raise ValueError(f"unknown reset options: {', '.join(map(str, options))}")
         boards, goals = self.options.curriculum.draw(1, self.np_random)

@@ -152,11 +152,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         super().reset(seed=seed)
         options = dict(options or {})
         if "curriculum" in options:
-            from .curriculum import Curriculum
-
-            cur = self.options.curriculum
-            self.options.curriculum = Curriculum(cur.m, cur.n, options.pop("curriculum"), goal=cur.goal,
-                                                 random_goal=cur.random_goal)
+            self.options.curriculum = self.options.curriculum.renewed(options.pop("curriculum"))
         mask = options.pop("reset_mask", None)
         if options:
             raise ValueError(f"unknown reset options: {', '.join(map(str, options))}")
