@@ -39,7 +39,7 @@ import numpy as np  # noqa: E402
 from bench.common import print_header, print_rows, row  # noqa: E402
 from fastpuzzle.generate import generate_chunks, random_permutations  # noqa: E402
 from fastpuzzle.solvability import is_solvable  # noqa: E402
-from fastpuzzle.textio import NpyWriter, format_boards  # noqa: E402
+from fastpuzzle.io import NpyWriter, format_boards  # noqa: E402
 
 FAMILY = "io"
 

@@ -17,6 +17,7 @@ building and loading; CPU seconds are ``time.process_time`` of this process.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -32,6 +33,9 @@ sys.path.insert(0, str(ROOT))
 
 from fastpuzzle import apply_moves, goal_board, pdb, random_solvable  # noqa: E402
 from fastpuzzle import heuristics as fp_heuristics  # noqa: E402
+from fastpuzzle.search.solve import solve  # noqa: E402
+
+solve_pdb = functools.partial(solve, heuristic="pdb", method="ida")  # optimal IDA* on the tables
 
 DATA = Path(__file__).resolve().parent / "data"
 PUBLISHED_NODES_78 = 36_710  # Korf & Felner 2002 / Felner et al. 2004: nodes per instance, 7-8 + reflection
@@ -91,9 +95,9 @@ def measure_half78() -> dict:
 
 def solve_set(instances, database, goal=None, max_nodes=None, prune="automaton"):
     """Solve each board; returns (cpu seconds, wall seconds, solutions)."""
-    pdb.solve_with_pdb(apply_moves(goal_board(4, 4), "ULDR"), database=database, prune=prune)  # warm the JIT
+    solve_pdb(apply_moves(goal_board(4, 4), "ULDR"), database=database, prune=prune)  # warm the JIT
     c0, t0 = time.process_time(), time.perf_counter()
-    sols = [pdb.solve_with_pdb(b, goal=goal, database=database, max_nodes=max_nodes, prune=prune) for b in instances]
+    sols = [solve_pdb(b, goal=goal, database=database, max_nodes=max_nodes, prune=prune) for b in instances]
     return time.process_time() - c0, time.perf_counter() - t0, sols
 
 
@@ -108,14 +112,14 @@ def solve_each_pruning(boards, lengths, database, repeats=1):
     CPU seconds of ``repeats`` runs; every solution checked optimal and verified.
     """
     for prune in PRUNINGS:  # warm the JIT and build the automaton: not search time
-        pdb.solve_with_pdb(apply_moves(goal_board(4, 4), "ULDR"), database=database, prune=prune)
+        solve_pdb(apply_moves(goal_board(4, 4), "ULDR"), database=database, prune=prune)
     cpu = {p: np.zeros((repeats, len(boards))) for p in PRUNINGS}
     nodes = {p: np.zeros(len(boards), np.int64) for p in PRUNINGS}
     for i, (b, n) in enumerate(zip(boards, lengths)):
         for r in range(repeats):
             for prune in PRUNINGS:
                 c0 = time.process_time()
-                s = pdb.solve_with_pdb(b, database=database, prune=prune)
+                s = solve_pdb(b, database=database, prune=prune)
                 cpu[prune][r, i] = time.process_time() - c0
                 if not (s.status == "optimal" and s.length == n and s.verify(b)):
                     raise SystemExit(f"board {i + 1}, prune={prune}: {s.status}, {s.length} moves, expected {n}")
@@ -321,12 +325,12 @@ def run(quick: bool, build78: bool = False) -> list[dict]:
             order = sorted(range(len(inst)), key=lambda i: inst[i][1])[:3]
             korf_goal = np.arange(25).reshape(5, 5)  # this file's goal: blank top-left
             budget = 50_000_000
-            warm = pdb.solve_with_pdb(korf_goal, goal=korf_goal, database=db24)
+            warm = solve_pdb(korf_goal, goal=korf_goal, database=db24)
             assert warm.length == 0
             for i in order:
                 b, n = inst[i][0].reshape(5, 5), inst[i][1]
                 c0 = time.process_time()
-                s = pdb.solve_with_pdb(b, goal=korf_goal, database=db24, max_nodes=budget)
+                s = solve_pdb(b, goal=korf_goal, database=db24, max_nodes=budget)
                 cpu = time.process_time() - c0
                 h0 = fp_heuristics.pattern_database(b, goal=korf_goal, database=db24)
                 fin = s.status == "optimal" and s.length == n and s.verify(b, goal=korf_goal)

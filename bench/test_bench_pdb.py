@@ -23,6 +23,6 @@ def test_solve_korf_easy_555(benchmark):
     db = pdb.build("5-5-5", progress=False)  # cached on disk after the first build
     rows = np.loadtxt(DATA / "korf100_blank_last.txt", comments="#", dtype=np.int64)
     start, optimal = rows[78, :16].reshape(4, 4), int(rows[78, 16])  # Korf's instance 79
-    warm(pdb.solve_with_pdb, start, database=db)
-    sol = benchmark(pdb.solve_with_pdb, start, database=db)
+    warm(fp.solve, start, heuristic="pdb", method="ida", database=db)
+    sol = benchmark(fp.solve, start, heuristic="pdb", method="ida", database=db)
     assert sol.status == "optimal" and sol.length == optimal and sol.verify(start)

@@ -34,7 +34,7 @@ _HOMES = {
     "parse_scramble": "io.scramble", "format_scramble": "io.scramble",
     "hints": "hint", "count_optimal": "hint", "optimal_solutions": "hint", "Hint": "hint",
     "random_solvable": "generate", "random_permutations": "generate", "scramble": "generate",
-    "load_boards": "textio", "write_boards": "textio",
+    "load_boards": "io.read", "write_boards": "io.write",
     "solve": "search.solve", "solve_many": "search.solve", "SolveManyResult": "search.solve",
     "Solution": "search.solution",
     "distance_table": "distances", "distance": "distances",

@@ -1,12 +1,23 @@
-"""Board files (the public face of :mod:`fastpuzzle.io`, kept for existing code).
+"""Deprecated: the board files' face under its older name; use :mod:`fastpuzzle.io`.
 
-Formats: ``.npy`` (a ``(B, m, n)`` or ``(m, n)`` integer array), text with one
-board per line, text grids separated by blank lines, and the judge format.
-See :mod:`fastpuzzle.io` for the modules and docs/reliability.md for what the
-readers and writers promise.
+Every name here is the same object as in :mod:`fastpuzzle.io` (and
+``fastpuzzle.load_boards``/``write_boards``); importing this module warns
+(``DeprecationWarning``).  It will be removed in a later release.
+
+Examples
+--------
+>>> import warnings
+>>> with warnings.catch_warnings():
+...     warnings.simplefilter("ignore", DeprecationWarning)
+...     from fastpuzzle.textio import load_boards
+>>> import fastpuzzle.io
+>>> load_boards is fastpuzzle.io.load_boards
+True
 """
 
 from __future__ import annotations
+
+import warnings
 
 from .io.errors import BoardFileError, parse_shape
 from .io.judge import judge
@@ -17,4 +28,7 @@ from .io.write import NpyWriter, TextWriter, format_boards, write_boards, writer
 __all__ = [
     "BoardFileError", "parse_text", "read_text_boards", "read_boards", "load_boards", "iter_boards",
     "count_boards", "write_boards", "writer_for", "NpyWriter", "TextWriter", "format_boards", "judge", "parse_shape",
-]
+]  # fmt: skip
+
+warnings.warn("fastpuzzle.textio is deprecated: import the same names from fastpuzzle.io", DeprecationWarning,
+              stacklevel=2)  # fmt: skip

@@ -77,7 +77,7 @@ def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = T
     m, n : int
         Board shape the caller will work on (2 <= m*n <= 64 uses the lane kernels).
     judge : bool
-        Also warm :func:`fastpuzzle.textio.judge` on a 499x499 case.
+        Also warm :func:`fastpuzzle.io.judge` on a 499x499 case.
     solver : bool
         Also warm :func:`fastpuzzle.solve_many` on 3x3 boards.
 
@@ -111,7 +111,8 @@ def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = T
         is_solvable(random_solvable(m, n, count=count, seed=0))
         is_solvable(random_permutations(m, n, count=count, seed=0))
     if judge:
-        from .textio import format_boards, judge as judge_text
+        from .io.judge import judge as judge_text
+        from .io.write import format_boards
 
         judge_text(b"499\n" + format_boards(random_permutations(499, 499, count=2, seed=0), fmt="grids"))
     if solver:

@@ -262,7 +262,7 @@ def manhattan_grid(board, goal_grid):
     return total
 
 
-# --- generation / board files (tests/test_generate.py, test_textio.py, test_cli.py) ---
+# --- generation / board files (tests/test_generate.py, test_io.py, test_cli.py) ---
 
 
 def naive_biased_solvable(m, n, count, seed):

@@ -10,7 +10,7 @@ import pytest
 
 from fastpuzzle import is_solvable
 from fastpuzzle.generate import random_permutations, random_solvable
-from fastpuzzle.textio import format_boards
+from fastpuzzle.io import format_boards
 
 from . import naive
 from .naive import naive_judge
@@ -271,7 +271,7 @@ def test_generate_at_a_distance_matches_the_api_and_a_plain_bfs(tmp_path, capsys
     goal_cells = (0, 1, 2, 3, 4, 5, 6, 7, 8)
     assert main(["generate", "--shape", "3x3", "--count", "50", "--seed", "9", "--distance", "25:27",
                  "--goal", "0 1 2/3 4 5/6 7 8", "--out", "-"]) == 0
-    from fastpuzzle.textio import read_text_boards
+    from fastpuzzle.io import read_text_boards
 
     printed, _ = read_text_boards(capsys.readouterr().out.encode(), "stdout")
     assert printed.shape == (50, 3, 3)
@@ -334,7 +334,7 @@ def test_bad_inputs_one_line_exit_2(tmp_path):
 def test_generate_to_stdout_with_progress_bar():
     p = cli("generate", "--shape", "3x3", "--count", 50, "--seed", 5, "--format", "grids", "--out", "-", "--progress")
     assert p.returncode == 0, p.stderr
-    from fastpuzzle.textio import read_text_boards
+    from fastpuzzle.io import read_text_boards
 
     boards, _ = read_text_boards(p.stdout, "stdout")
     assert (boards == random_solvable(3, 3, count=50, seed=5)).all()

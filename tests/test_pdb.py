@@ -8,6 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
+import fastpuzzle as fp
 from fastpuzzle import apply_moves, goal_board
 from fastpuzzle import pdb
 from fastpuzzle.solvability import is_solvable
@@ -15,6 +16,15 @@ from fastpuzzle.moves import move_automaton
 from fastpuzzle.search.solve import PRUNE
 
 from . import naive
+
+
+def solve_pdb(board, **options):
+    """``fp.solve`` on the pattern databases, by the engine's IDA* (the counts below are its)."""
+    return fp.solve(board, heuristic="pdb", method="ida", **options)
+
+
+def solve_many_pdb(boards, **options):
+    return fp.solve_many(boards, heuristic="pdb", method="ida", **options)
 
 
 @pytest.fixture(autouse=True)
@@ -153,7 +163,7 @@ def test_solutions_optimal_on_3x3_sample(db44, bfs3, rng):
     states = list(bfs3)
     picks = rng.choice(len(states), 150, replace=False)
     boards = np.array([states[i] for i in picks], np.uint8).reshape(-1, 3, 3)
-    sols = pdb.solve_many_with_pdb(boards, database=db44)
+    sols = solve_many_pdb(boards, database=db44)
     for b, s in zip(boards, sols):
         assert s.status == "optimal"
         assert s.verify(b)
@@ -165,7 +175,7 @@ def test_hardest_3x3_boards(db44, bfs3):
     hardest = [s for s, d in bfs3.items() if d == far]
     for s in hardest:
         b = np.array(s).reshape(3, 3)
-        sol = pdb.solve_with_pdb(b, database=db44)
+        sol = solve_pdb(b, database=db44)
         assert sol.length == far and sol.verify(b)
 
 
@@ -185,7 +195,7 @@ def test_custom_goals(db44, goal, rng):
     states = list(dist)
     for i in rng.choice(len(states), 25, replace=False):
         b = np.array(states[i]).reshape(3, 3)
-        s = pdb.solve_with_pdb(b, goal=goal, database=db44)
+        s = solve_pdb(b, goal=goal, database=db44)
         assert s.verify(b, goal=goal)
         assert s.length == dist[states[i]]
 
@@ -193,7 +203,7 @@ def test_custom_goals(db44, goal, rng):
 def test_goal_blank_in_the_middle_refused(db44):
     goal = np.array([[1, 2, 3], [4, 0, 5], [6, 7, 8]])
     with pytest.raises(ValueError, match="symmetry"):
-        pdb.solve_with_pdb(goal, goal=goal, database=db44)
+        solve_pdb(goal, goal=goal, database=db44)
 
 
 def test_rectangular_board_with_custom_partition(rng):
@@ -204,7 +214,7 @@ def test_rectangular_board_with_custom_partition(rng):
     states = list(dist)
     for i in rng.choice(len(states), 40, replace=False):
         b = np.array(states[i]).reshape(2, 4)
-        s = pdb.solve_with_pdb(b, database=db)
+        s = solve_pdb(b, database=db)
         assert s.verify(b) and s.length == dist[states[i]]
     # a flipped goal (blank bottom-left) is reached through a mirror image
     goal = np.array(g).reshape(2, 4)[:, ::-1]
@@ -212,7 +222,7 @@ def test_rectangular_board_with_custom_partition(rng):
     for i in rng.choice(len(states), 20, replace=False):
         s_ = list(dist)[i]
         b = np.array(s_).reshape(2, 4)
-        s = pdb.solve_with_pdb(b, goal=goal, database=db)
+        s = solve_pdb(b, goal=goal, database=db)
         assert s.verify(b, goal=goal) and s.length == dist[s_]
 
 
@@ -222,17 +232,17 @@ def test_partial_partition_needs_goal_check(bfs3, rng):
     states = list(bfs3)
     for i in rng.choice(len(states), 30, replace=False):
         b = np.array(states[i]).reshape(3, 3)
-        s = pdb.solve_with_pdb(b, database=db)
+        s = solve_pdb(b, database=db)
         assert s.verify(b) and s.length == bfs3[states[i]]
 
 
 def test_budgets(db44):
     hard = np.array([[8, 6, 7], [2, 5, 4], [3, 0, 1]])
-    s = pdb.solve_with_pdb(hard, database=db44, max_nodes=20)
+    s = solve_pdb(hard, database=db44, max_nodes=20)
     assert s.status == "budget" and s.length == 0 and not s.solved and s.nodes == 20
-    s = pdb.solve_with_pdb(hard, database=db44, max_nodes=10**7)
+    s = solve_pdb(hard, database=db44, max_nodes=10**7)
     assert s.status == "optimal" and s.length == 31
-    many = pdb.solve_many_with_pdb(np.stack([hard, hard]), database=db44, max_nodes=20)
+    many = solve_many_pdb(np.stack([hard, hard]), database=db44, max_nodes=20)
     assert [(x.status, x.nodes) for x in many] == [("budget", 20)] * 2
 
 
@@ -253,9 +263,9 @@ def test_budgets(db44):
 def test_options_refused_like_solve(db44, options, error, match):
     board = [[1, 2, 3], [4, 5, 6], [7, 0, 8]]
     with pytest.raises(error, match=match):
-        pdb.solve_with_pdb(board, **{"database": db44, **options})
+        solve_pdb(board, **{"database": db44, **options})
     with pytest.raises(error, match=match):
-        pdb.solve_many_with_pdb([board], **{"database": db44, **options})
+        solve_many_pdb([board], **{"database": db44, **options})
 
 
 @pytest.mark.parametrize("partition", [[(1, 2, 3, 4), (5, 6, 7, 8)], [(1, 2, 3)], [(2, 4), (6, 8)]])
@@ -268,40 +278,45 @@ def test_node_counts_equal_plain_ida(partition, prune, bfs3, rng):
     db = pdb.build_partition((3, 3), partition)
     g = naive.cells_of(naive.goal(3, 3))
 
+    memo = {}  # IDA* meets a board again at every bound: one lookup per board
+
     def h(cells, m, n, goal_cells):
-        return int(db.lookup(np.array(cells).reshape(m, n)))
+        key = tuple(cells)
+        if key not in memo:
+            memo[key] = int(db.lookup(np.array(cells).reshape(m, n)))
+        return memo[key]
 
     states = list(bfs3)
     boards = [np.array(states[i]).reshape(3, 3) for i in rng.choice(len(states), 6, replace=False)]
-    many = pdb.solve_many_with_pdb(np.stack(boards), database=db, prune=prune)
+    many = solve_many_pdb(np.stack(boards), database=db, prune=prune)
     for b, s_many in zip(boards, many):
         length, nodes = naive.ida_nodes(naive.cells_of(b), 3, 3, g, h, automaton)
         if length == 0:
             nodes = 0  # no search from the goal itself
-        s = pdb.solve_with_pdb(b, database=db, prune=prune)
+        s = solve_pdb(b, database=db, prune=prune)
         assert (s.length, s.nodes) == (s_many.length, s_many.nodes) == (length, nodes)
         assert s.verify(b) and s.method == s_many.method == "ida"
 
 
 def test_errors(db44):
     with pytest.raises(ValueError, match="the board cannot reach the goal"):
-        pdb.solve_with_pdb([[1, 2, 3], [4, 5, 6], [8, 7, 0]], database=db44)
+        solve_pdb([[1, 2, 3], [4, 5, 6], [8, 7, 0]], database=db44)
     with pytest.raises(ValueError, match="board 1"):
-        pdb.solve_many_with_pdb([goal_board(3, 3), [[1, 2, 3], [4, 5, 6], [8, 7, 0]]], database=db44)
+        solve_many_pdb([goal_board(3, 3), [[1, 2, 3], [4, 5, 6], [8, 7, 0]]], database=db44)
     with pytest.raises(ValueError, match="not a permutation"):
-        pdb.solve_with_pdb([[1, 1, 3], [4, 5, 6], [8, 7, 0]], database=db44)
+        solve_pdb([[1, 1, 3], [4, 5, 6], [8, 7, 0]], database=db44)
     with pytest.raises(ValueError, match="no pattern database for 2x5"):
-        pdb.solve_with_pdb(goal_board(2, 5))
+        solve_pdb(goal_board(2, 5))
     with pytest.raises(ValueError, match="at most 31 cells|2..31"):
-        pdb.solve_with_pdb(goal_board(6, 6))
+        solve_pdb(goal_board(6, 6))
     with pytest.raises(ValueError, match="is for 3x3"):
-        pdb.solve_with_pdb(goal_board(4, 4), database=db44)
+        solve_pdb(goal_board(4, 4), database=db44)
     with pytest.raises(ValueError, match="unknown pattern database"):
-        pdb.solve_with_pdb(goal_board(4, 4), database="9-6")
+        solve_pdb(goal_board(4, 4), database="9-6")
     with pytest.raises(FileNotFoundError, match="fastpuzzle pdb build 7-8"):
         pdb.load("7-8")
     with pytest.raises(FileNotFoundError, match="6-6-6-6"):
-        pdb.solve_with_pdb(goal_board(5, 5))
+        solve_pdb(goal_board(5, 5))
     with pytest.raises(ValueError, match="disjoint"):
         pdb.build_partition((3, 3), [(1, 2), (2, 3)])
     with pytest.raises(ValueError, match="outside"):
@@ -311,7 +326,7 @@ def test_errors(db44):
     with pytest.raises(ValueError, match="does not fit"):
         pdb.build_partition((3, 3), [(1, 2, 3, 4, 5, 6, 7, 8)])
     with pytest.raises(ValueError, match="batch"):
-        pdb.solve_with_pdb(np.stack([goal_board(3, 3)] * 2), database=db44)
+        solve_pdb(np.stack([goal_board(3, 3)] * 2), database=db44)
 
 
 def test_cache_round_trip(db44, tmp_path):
@@ -323,7 +338,7 @@ def test_cache_round_trip(db44, tmp_path):
     again = pdb.load("3x3-4-4")
     assert again.reflect and again.partition == db44.partition
     # the default for 3x3 boards is this database
-    s = pdb.solve_with_pdb([[1, 2, 3], [4, 5, 6], [0, 7, 8]])
+    s = solve_pdb([[1, 2, 3], [4, 5, 6], [0, 7, 8]])
     assert s.moves == "RR" and s.heuristic == "pdb:4-4"
     # a truncated table is refused, not read past its end
     (built.path / "tables.npy").write_bytes((built.path / "tables.npy").read_bytes()[:-10])
@@ -371,8 +386,8 @@ def test_concurrent_builds_of_one_database(tmp_path):
     assert sorted(p.name for p in dbs[0].path.iterdir()) == ["meta.json", "tables.npy"]  # no temp file left
     boards = np.stack([apply_moves(goal_board(3, 3), "ULDR"[: k + 1]) for k in range(4)])
     with ThreadPoolExecutor(2) as pool:
-        lengths = list(pool.map(lambda b: pdb.solve_with_pdb(b).length, boards))
-    assert lengths == [s.length for s in pdb.solve_many_with_pdb(boards)]
+        lengths = list(pool.map(lambda b: solve_pdb(b).length, boards))
+    assert lengths == [s.length for s in solve_many_pdb(boards)]
 
 
 def test_15_puzzle_with_555(rng):
@@ -393,7 +408,7 @@ def test_15_puzzle_with_555(rng):
     for row in easy:
         b = np.array(row[:16]).reshape(4, 4)
         assert db.lookup(b) <= row[16]
-        s = pdb.solve_with_pdb(b, database="5-5-5")
+        s = solve_pdb(b, database="5-5-5")
         assert s.status == "optimal" and s.verify(b) and s.length == row[16]
     # random walks: never longer than the walk, and the moves reach the goal
     g = goal_board(4, 4)
@@ -407,7 +422,7 @@ def test_15_puzzle_with_555(rng):
                 steps += 1
             except ValueError:
                 pass
-        s = pdb.solve_with_pdb(b, database=db)
+        s = solve_pdb(b, database=db)
         assert s.verify(b) and s.length <= steps and db.lookup(b) <= s.length
 
 
@@ -472,7 +487,7 @@ def test_5x5_with_korf_goal_against_bidirectional_bfs(rng):
                 b = apply_moves(b, ch)
             except ValueError:
                 pass
-        s = pdb.solve_with_pdb(b, goal=goal, database=db)
+        s = solve_pdb(b, goal=goal, database=db)
         assert s.status == "optimal" and s.verify(b, goal=goal)
         assert s.length == naive.distance(tuple(int(v) for v in b.ravel()), g, 5, 5)
 
@@ -509,3 +524,20 @@ def test_a_quick_database_of_an_older_format_is_rebuilt_on_use(tmp_path, monkeyp
         assert rebuild().name == "4-4"
         assert json.loads(meta_path.read_text())["format"] != 0
         meta_path.write_text(json.dumps(meta))
+
+
+def test_deprecated_aliases_warn_and_return_what_solve_returns(db44):
+    start, goal = np.array([[8, 6, 7], [2, 5, 4], [3, 0, 1]]), goal_board(3, 3)
+    with pytest.warns(DeprecationWarning, match="solve_with_pdb is deprecated"):
+        old = pdb.solve_with_pdb(start, database=db44, max_nodes=10**6)
+    new = solve_pdb(start, database=db44, max_nodes=10**6)
+    fields = ("moves", "status", "nodes", "lower_bound", "method", "heuristic")
+    assert [getattr(old, f) for f in fields] == [getattr(new, f) for f in fields] and old.length == 31
+    with pytest.warns(DeprecationWarning, match="solve_many_with_pdb is deprecated"):
+        many = pdb.solve_many_with_pdb(np.stack([start, goal]), database=db44)
+    assert isinstance(many, fp.SolveManyResult) and many.lengths.tolist() == [31, 0]
+    # iterated or indexed, the result is the list of solutions the alias used to return
+    assert [s.moves for s in many] == many.moves == [new.moves, ""] and many[-1].length == 0
+    assert [getattr(many[0], f) for f in fields] == [getattr(new, f) for f in fields]
+    with pytest.raises(IndexError):
+        many[2]  # noqa: B018

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import fastpuzzle as fp
 from fastpuzzle import pdb
 from fastpuzzle.moves import DOWN_CODE, LEFT_CODE, RIGHT_CODE, UP_CODE, successor_tables
 from fastpuzzle.search.pdb import GoalPlan
@@ -104,8 +105,8 @@ def test_search_on_an_image_tries_the_moves_as_on_the_board(all3, rng):
     starts[starts == 9] = 0
     ref = naive.bfs_distances(tuple(korf_goal.ravel()), 3, 3)
     for b in starts:
-        via_image = pdb.solve_with_pdb(b, goal=korf_goal, database=default)
-        direct = pdb.solve_with_pdb(b, goal=korf_goal, database=own)
+        via_image = fp.solve(b, goal=korf_goal, heuristic="pdb", method="ida", database=default)
+        direct = fp.solve(b, goal=korf_goal, heuristic="pdb", method="ida", database=own)
         assert via_image.length == direct.length == ref[tuple(b.ravel())]
         assert via_image.verify(b, goal=korf_goal)
         assert via_image.moves == direct.moves and via_image.nodes == direct.nodes

@@ -32,6 +32,29 @@ def test_solvability_check_loads_no_solver_database_dask_or_tqdm():
     assert not [m for m in HEAVY[1:] if m in loaded]
 
 
+#: The pattern-database builder: loaded only when a table is built.
+BUILDER = ("fastpuzzle.search.pdb.build", "fastpuzzle.search.pdb.build_sets",
+           "fastpuzzle.search.pdb.build_placement", "fastpuzzle.search.pdb.regions")
+
+
+def test_plain_heuristics_and_their_solves_load_no_database_builder():
+    snapshot = "print(' '.join(m for m in sys.modules if m.startswith('fastpuzzle.search')), flush=True)"
+    code = "\n".join((
+        "import sys", "import fastpuzzle as fp", "import fastpuzzle.search.heuristics as h",
+        snapshot,  # after the import alone
+        "b = [[1, 2, 3], [4, 5, 6], [0, 7, 8]]",
+        "assert h.manhattan(b) == 2 and h.linear_conflict(b) == 2", snapshot,
+        "assert fp.solve(b, heuristic='manhattan').length == 2 and fp.solve(b).length == 2", snapshot,
+    ))  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    imported, evaluated, solved = (set(line.split()) for line in out.stdout.splitlines())
+    assert "fastpuzzle.search.heuristics" in imported and "fastpuzzle.search.ida" in solved
+    # the plain heuristics never touch the pattern databases; a solve loads their lookups, not their builder
+    assert not [m for m in imported | evaluated if m.startswith("fastpuzzle.search.pdb")]
+    assert not [m for m in solved if m in BUILDER]
+
+
 @pytest.mark.parametrize("name", fastpuzzle.__all__)
 def test_every_public_name_imports(name):
     namespace = {}

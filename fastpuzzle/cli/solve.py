@@ -157,16 +157,10 @@ def _solve_block(args, boards, target):
             s = solve_constructive(board, goal=target, count_only=True)
             yield solution_line(s.length, "", s.nodes, s.seconds, s.status, s.lower_bound)
         return
-    if args.database is not None:
-        from .. import pdb
-
-        for s in pdb.solve_many_with_pdb(boards, goal=target, database=args.database,
-                                         max_nodes=args.max_nodes, time_limit=args.time_limit, prune=args.prune):
-            yield solution_line(s.length, s.moves, s.nodes, s.seconds, s.status, s.lower_bound)
-        return
     from ..search.solve import solve_many
 
-    res = solve_many(boards, goal=target, heuristic=args.heuristic, method=args.method,
+    method = "ida" if args.database is not None else args.method  # a named database: optimal IDA* on its tables
+    res = solve_many(boards, goal=target, heuristic=args.heuristic, method=method, database=args.database,
                      max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads, prune=args.prune)
     for i in range(len(res)):
         yield solution_line(res.lengths[i], res.moves[i], res.nodes[i], res.seconds[i], res.status[i],

@@ -34,7 +34,6 @@ import numpy as np
 from .._jit import jit, pjit, use_threads
 from ..boards import as_boards, as_goal
 from ..moves import manhattan_table, neighbour_cells
-from .pdb import GoalPlan, choose_database
 
 __all__ = [
     "manhattan", "linear_conflict", "conflict_penalty", "pattern_database", "goal_coordinates",
@@ -268,6 +267,8 @@ def pattern_database(boards, *, goal=None, database=None):
     >>> pattern_database([[1, 2, 3], [4, 5, 6], [0, 7, 8]], database="4-4")
     2
     """
+    from .pdb import GoalPlan, choose_database  # the tables load with the first use, never with Manhattan
+
     batch, single = as_boards(boards, label="boards")
     m, n = batch.shape[1:]
     target = as_goal(goal, m, n)

@@ -4,12 +4,12 @@ Validation, the reachability check and the choice of method happen here; the
 work is done by the one IDA* engine (:mod:`fastpuzzle.search.ida`) with the
 heuristic asked for (Manhattan, linear conflict or pattern databases, see
 :mod:`fastpuzzle.search.pdb`), or by the constructive solver
-(:mod:`fastpuzzle.search.constructive`).  :func:`solve_with_pdb` and
-:func:`solve_many_with_pdb` are the same doors with ``heuristic="pdb"``.
+(:mod:`fastpuzzle.search.constructive`).
 """
 
 from __future__ import annotations
 
+import operator
 import sys
 import time
 from dataclasses import dataclass
@@ -31,7 +31,7 @@ from .pdb.store import PREFERENCE as PDB_PREFERENCE
 from .solution import Solution, require_reachable
 
 __all__ = [
-    "solve", "solve_many", "SolveManyResult", "solve_with_pdb", "solve_many_with_pdb",
+    "solve", "solve_many", "SolveManyResult",
     "check_options", "check_prune", "HEURISTICS", "METHODS", "PRUNE",
 ]  # fmt: skip
 
@@ -277,9 +277,12 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
         beyond.
     database : str or PatternDatabase, optional
         With ``heuristic="pdb"``: a named database (``"7-8"``, ``"6-6-3"``,
-        ...) or a built one; default the strongest cached one for the board
-        size (see :func:`fastpuzzle.pdb.solve_with_pdb`); refused with any
-        other heuristic.
+        ``"5-5-5"``, ``"4-4"``, ``"6-6-6-6"``) or a built one
+        (:mod:`fastpuzzle.pdb`); default the strongest cached one for the
+        board size (``4-4`` and ``6-6-3`` are built on first use).  Any goal
+        whose blank a board symmetry brings to the database goal's blank
+        cell (for the named databases: any corner) is handled by
+        relabelling.  Refused with any other heuristic.
     prune : {"automaton", "undo"}
         Move sequences IDA* leaves out: ``"automaton"`` (default) every
         duplicate sequence of up to 10 moves
@@ -308,6 +311,8 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
         than 400 cells.
     TypeError
         Non-integer boards or options of the wrong type.
+    FileNotFoundError
+        With ``heuristic="pdb"``: the database named (or needed) is not built.
 
     Examples
     --------
@@ -343,6 +348,9 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
 @dataclass(eq=False)
 class SolveManyResult:
     """Results of :func:`solve_many`, one entry per board.
+
+    The arrays below hold the batch; iterating the result, or indexing it
+    with an integer, gives each board's :class:`Solution`.
 
     Attributes
     ----------
@@ -396,14 +404,20 @@ class SolveManyResult:
         return out
 
     def solutions(self) -> list:
-        """One :class:`Solution` per board."""
+        """One :class:`Solution` per board (also what iterating and indexing the result give)."""
+        return [self[i] for i in range(len(self))]
+
+    def __getitem__(self, i) -> Solution:
         from ..moves import move_codes
 
-        return [
-            Solution(move_codes(mv), status=str(st), nodes=int(nd), seconds=float(sec),
-                     method=self.method, heuristic=self.heuristic, lower_bound=int(lb) if lb >= 0 else None)
-            for mv, st, nd, sec, lb in zip(self.moves, self.status, self.nodes, self.seconds, self.lower_bounds)
-        ]  # fmt: skip
+        i = range(len(self))[operator.index(i)]  # negative from the end; IndexError out of range
+        lb = int(self.lower_bounds[i])
+        return Solution(move_codes(self.moves[i]), status=str(self.status[i]), nodes=int(self.nodes[i]),
+                        seconds=float(self.seconds[i]), method=self.method, heuristic=self.heuristic,
+                        lower_bound=lb if lb >= 0 else None)  # fmt: skip
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
 
     def __repr__(self) -> str:
         ok = int(self.solved.sum())
@@ -520,75 +534,3 @@ def _solve_many_each(flat, target, m, n, which, threads, bar, search=None, max_n
 
     ida.run_chunks(B, 1 if m * n >= 16 else 16, threads, work, bar)
     return lengths, nodes, status, seconds, moves, bounds
-
-
-# ------------------------------------------------------------------ pattern databases
-
-
-def solve_with_pdb(board, *, goal=None, database=None, max_nodes=None, time_limit=None, prune="automaton") -> Solution:
-    """Optimal solution by IDA* with additive pattern databases.
-
-    The same as ``solve(board, goal=goal, heuristic="pdb", database=database, ...)``.
-
-    Parameters
-    ----------
-    board : array_like, shape (m, n)
-        Start board (0 = blank).
-    goal : array_like, optional
-        Goal board (default: tiles row-major, blank last).  Any goal whose
-        blank a board symmetry brings to the database goal's blank cell (for
-        the named databases: any corner) is handled by relabelling.
-    database : str or PatternDatabase, optional
-        Named database (``"7-8"``, ``"6-6-3"``, ``"5-5-5"``, ``"4-4"``,
-        ``"6-6-6-6"``) or a built one.  Default: the strongest cached database
-        for the board size (``4-4`` and ``6-6-3`` are built on first use).
-    max_nodes : int, optional
-        Stop after this many generated nodes (status ``"budget"``).
-    time_limit : float, optional
-        Stop after about this many seconds (status ``"budget"``).
-    prune : {"automaton", "undo"}
-        As in :func:`solve`.
-
-    Returns
-    -------
-    Solution
-        ``nodes`` counts generated nodes as :func:`solve` does (Korf's count);
-        ``method`` is ``"ida"``, ``heuristic`` ``"pdb:<database name>"``.
-
-    Raises
-    ------
-    ValueError
-        Malformed board or option, a board that cannot reach the goal, an
-        unsupported board size or goal.
-    TypeError
-        Options of the wrong type.
-    FileNotFoundError
-        The database named (or needed) is not built.
-
-    Examples
-    --------
-    >>> s = solve_with_pdb([[1, 2, 3], [4, 5, 6], [0, 7, 8]])
-    >>> s.moves, s.status, s.heuristic
-    ('RR', 'optimal', 'pdb:4-4')
-    """
-    return solve(board, goal=goal, heuristic="pdb", max_nodes=max_nodes, time_limit=time_limit, method="ida",
-                 database=database, prune=prune)  # fmt: skip
-
-
-def solve_many_with_pdb(boards, *, goal=None, database=None, max_nodes=None, time_limit=None, threads=None,
-                        prune="automaton") -> list:  # fmt: skip
-    """:func:`solve_with_pdb` for each board of a batch ``(B, m, n)``, as a list of :class:`Solution`.
-
-    The batched, threaded path of :func:`solve_many` (the database is loaded
-    once); ``max_nodes`` and ``time_limit`` apply to each board.  Every board
-    is checked before any search starts.
-
-    Examples
-    --------
-    >>> sols = solve_many_with_pdb([[[1, 2, 3], [4, 5, 6], [7, 0, 8]], [[1, 2, 3], [4, 5, 6], [7, 8, 0]]])
-    >>> [s.length for s in sols]
-    [1, 0]
-    """
-    result = solve_many(boards, goal=goal, heuristic="pdb", max_nodes=max_nodes, time_limit=time_limit, method="ida",
-                        threads=threads, database=database, prune=prune)  # fmt: skip
-    return result.solutions()

@@ -31,7 +31,6 @@ from ...boards import as_goal
 from ...cachefile import CorruptCacheError, open_array, regular_file, usable_directory
 from ...errors import StaleDatabaseError
 from ...options import cache_dir
-from .build import build_partition
 from .heuristic import FORMAT_VERSION, PatternDatabase, reflection_applies
 from .ranking import placement_count
 
@@ -100,6 +99,8 @@ def build(name: str, *, progress: bool = True, force: bool = False, directory=No
             if stale.exists() and not stale.is_file():  # a FIFO would block the save
                 stale.unlink()
         spec = DATABASES[key]
+        from .build import build_partition  # the builder loads only when a table is built
+
         db = build_partition(spec["shape"], spec["partition"], name=key, progress=progress)
         db.save(target)
     return load(key, directory=directory)
