@@ -45,6 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .._jit import jit
+from ..boards import board_dtype
 from ..interrupt import pending, stop_requested
 from ..memory import check_allocation
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
@@ -387,8 +388,10 @@ def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, max_nod
     for i in range(flat.shape[0]):
         t0 = clock()
         deadline = t0 + time_limit if time_limit > 0.0 else 0.0
+        # int64 values, not the literals: Numba would compile ida_kernel and
+        # _iteration again for them (seconds on a first run)
         status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal,
-                            0, 0, max_nodes, deadline, path, info, WEIGHT_ONE)  # fmt: skip
+                            np.int64(0), np.int64(0), max_nodes, deadline, path, info, np.int64(WEIGHT_ONE))  # fmt: skip
         out_status[i] = status
         out_nodes[i] = info[0]
         length = info[1] if status == STATUS_FOUND else 0
@@ -435,7 +438,9 @@ class Heuristic:
     def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH,
                  order=None):  # fmt: skip
         self.m, self.n, self.name = m, n, name
-        self.goal = np.ascontiguousarray(goal.ravel())
+        # the dtype of the boards the engine gets, whatever the caller's:
+        # one compiled engine, not one per goal dtype (seconds on a first run)
+        self.goal = np.ascontiguousarray(goal.ravel(), dtype=board_dtype(m * n))
         automaton = move_automaton(prune_length)
         if order is None:
             tables = successor_tables(m, n)
