@@ -509,3 +509,17 @@ def test_a_quick_database_of_an_older_format_is_rebuilt_on_use(tmp_path, monkeyp
         assert rebuild().name == "4-4"
         assert json.loads(meta_path.read_text())["format"] != 0
         meta_path.write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("n_cells,k", [(9, 4), (16, 7), (16, 8), (25, 6), (31, 5)])
+def test_masked_rank_equals_the_reference_rank(n_cells, k, rng):
+    """The engine's popcount ranking is the ranking the tables are indexed by, on
+    random placements and on the first and last ones."""
+    from fastpuzzle.search.pdb.ranking import placement_count, placement_weights, rank_masked, rank_placement
+    w = placement_weights(n_cells, k)
+    placements = [rng.permutation(n_cells)[:k] for _ in range(300)]
+    placements += [np.arange(k), np.arange(n_cells - 1, n_cells - 1 - k, -1)]
+    for cells in placements:
+        cells = cells.astype(np.int64)
+        assert rank_masked(cells, k, w) == rank_placement(cells, k, w)
+    assert rank_masked(placements[-1], k, w) == placement_count(n_cells, k) - 1

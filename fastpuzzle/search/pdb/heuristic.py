@@ -28,12 +28,12 @@ from ...atomic import save_array, write_text
 from ...cachefile import describe_array
 from ...boards import as_boards
 from ...moves import board_symmetries
-from .ranking import placement_weights, rank_placement
+from .ranking import placement_weights, prefetch, rank_masked, rank_placement
 
 __all__ = [
     "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition",
     "reflection_applies",
-    "pdb_kernel_tables", "pdb_new_state", "pdb_start", "pdb_push", "pdb_pop",
+    "pdb_kernel_tables", "pdb_new_state", "pdb_start", "pdb_children", "pdb_push", "pdb_pop",
 ]  # fmt: skip
 
 #: Largest board the kernels handle (cell sets are 64-bit masks).
@@ -351,6 +351,50 @@ def pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, r
             values[1, p] = _pattern_value(data, tiles, sizes, weights, offsets, rpos, p, buf)
             sums[1] += values[1, p]
     return max(sums[0], sums[1])
+
+
+@jit(inline="always")
+def pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, tiles, sizes, weights,
+                 offsets, pattern_of, cell_map, tile_map, reflect, pos, rpos, buf, child_at):  # fmt: skip
+    """Where the children of the node (blank on ``blank``) are read in ``data``, each asked for at once.
+
+    ``child_at[depth, 2 j]``: the index of the table entry of the pattern of
+    the tile that successor ``j`` moves, after the move (-1: the tile is in
+    no pattern, or the move automaton prunes the move); ``2 j + 1`` the same
+    on the reflected board.  Every index is prefetched
+    (:func:`fastpuzzle.search.pdb.ranking.prefetch`): the engine reads the
+    entries one child after the other, and their cache misses (the tables
+    are hundreds of megabytes) overlap instead of adding up.
+    """
+    for j in range(count):
+        packed = succ_packed[first + j]
+        child_at[depth, 2 * j] = -1
+        child_at[depth, 2 * j + 1] = -1
+        if automaton[state, packed & 3] < 0:
+            continue
+        tile = np.int64(cells[packed >> 2])
+        p = pattern_of[tile]
+        if p >= 0:
+            home = pos[tile]
+            pos[tile] = blank  # ranked in place, put back below
+            for i in range(sizes[p]):
+                buf[i] = pos[tiles[p, i]]
+            pos[tile] = home
+            at = offsets[p] + rank_masked(buf, sizes[p], weights[p])
+            prefetch(data, at)
+            child_at[depth, 2 * j] = at
+        if reflect:
+            reflected = tile_map[tile]
+            p = pattern_of[reflected]
+            if p >= 0:
+                home = rpos[reflected]
+                rpos[reflected] = cell_map[blank]
+                for i in range(sizes[p]):
+                    buf[i] = rpos[tiles[p, i]]
+                rpos[reflected] = home
+                at = offsets[p] + rank_masked(buf, sizes[p], weights[p])
+                prefetch(data, at)
+                child_at[depth, 2 * j + 1] = at
 
 
 @jit(inline="always")
