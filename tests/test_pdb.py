@@ -511,15 +511,52 @@ def test_a_quick_database_of_an_older_format_is_rebuilt_on_use(tmp_path, monkeyp
         meta_path.write_text(json.dumps(meta))
 
 
-@pytest.mark.parametrize("n_cells,k", [(9, 4), (16, 7), (16, 8), (25, 6), (31, 5)])
-def test_masked_rank_equals_the_reference_rank(n_cells, k, rng):
-    """The engine's popcount ranking is the ranking the tables are indexed by, on
-    random placements and on the first and last ones."""
-    from fastpuzzle.search.pdb.ranking import placement_count, placement_weights, rank_masked, rank_placement
-    w = placement_weights(n_cells, k)
-    placements = [rng.permutation(n_cells)[:k] for _ in range(300)]
-    placements += [np.arange(k), np.arange(n_cells - 1, n_cells - 1 - k, -1)]
-    for cells in placements:
-        cells = cells.astype(np.int64)
-        assert rank_masked(cells, k, w) == rank_placement(cells, k, w)
-    assert rank_masked(placements[-1], k, w) == placement_count(n_cells, k) - 1
+@pytest.mark.parametrize("m,n,partition", [(3, 3, [(1, 2, 3, 4), (5, 6, 7, 8)]), (4, 4, [(1, 2, 5, 6, 9), (3, 8, 15)]),
+                                           (5, 5, [(1, 7, 13, 19), (24, 20, 2)]), (3, 4, [(1, 6, 11, 4)])])  # fmt: skip
+def test_rank_step_equals_ranking_the_moved_board(m, n, partition, rng):
+    """The engine's rank step (one move's change of a placement's table index, on the
+    board and its reflection) equals ranking the board after the move from scratch."""
+    from fastpuzzle.search.pdb.heuristic import rank_step
+    from fastpuzzle.search.pdb.ranking import placement_weights, rank_placement
+    from fastpuzzle.moves import COL_STEP, ROW_STEP
+
+    n_cells = m * n
+    pattern_of = np.full(n_cells, -1, np.int64)
+    tile_weight = np.zeros(n_cells, np.int64)
+    for p, tiles in enumerate(partition):
+        pattern_of[list(tiles)] = p
+        tile_weight[list(tiles)] = placement_weights(n_cells, len(tiles))
+    square = m == n
+    cell_map = np.array([(c % n) * n + c // n if square else c for c in range(n_cells)], np.int64)
+    tile_map = np.arange(n_cells, dtype=np.int64)  # any relabelling works: the step reads the tiles it is shown
+    if square:
+        tile_map = rng.permutation(n_cells).astype(np.int64)
+        tile_map[tile_map == 0], tile_map[0] = tile_map[0], 0
+
+    def index(cells, p, r):
+        where = np.zeros(n_cells, np.int64)
+        for c in range(n_cells):
+            t = cells[c] if r == 0 else tile_map[cells[cell_map[c]]]
+            where[t] = c
+        tiles = partition[p]
+        return rank_placement(where[list(tiles)], len(tiles), placement_weights(n_cells, len(tiles)))
+
+    for _ in range(300):
+        cells = rng.permutation(n_cells).astype(np.int64)
+        blank = int(np.flatnonzero(cells == 0)[0])
+        for code in range(4):
+            r0, c0 = divmod(blank, n)
+            rr, cc = r0 + int(ROW_STEP[code]), c0 + int(COL_STEP[code])
+            if not (0 <= rr < m and 0 <= cc < n):
+                continue
+            src = rr * n + cc
+            moved = cells.copy()
+            moved[blank], moved[src] = moved[src], 0
+            for r in range(2 if square else 1):
+                t = cells[src] if r == 0 else tile_map[cells[src]]
+                p = pattern_of[t]
+                if p < 0:
+                    continue
+                x, y = (src, blank) if r == 0 else (cell_map[src], cell_map[blank])
+                step = rank_step(cells, x, y, t, p, r, pattern_of, tile_weight, cell_map, tile_map)
+                assert index(cells, p, r) + step == index(moved, p, r)

@@ -16,8 +16,7 @@ from numba.extending import intrinsic
 
 from ..._jit import jit
 
-__all__ = ["placement_weights", "placement_count", "rank_placement", "rank_masked", "unrank_placement", "popcount",
-           "prefetch"]  # fmt: skip
+__all__ = ["placement_weights", "placement_count", "rank_placement", "unrank_placement", "popcount", "prefetch"]
 
 
 def placement_weights(n_cells: int, k: int) -> np.ndarray:
@@ -96,28 +95,6 @@ def prefetch(typingctx, arr, idx):
         return context.get_dummy_value()
 
     return sig, codegen
-
-
-@jit(inline="always")
-def rank_masked(cells_of, k, w):
-    """:func:`rank_placement` in ``k`` steps: the cells held by earlier tiles
-    kept as a bit mask, the ones below a cell counted by :func:`popcount`
-    (instead of ``k (k - 1) / 2`` comparisons).  Cells must be < 63.
-
-    Examples
-    --------
-    >>> w = placement_weights(4, 2)
-    >>> [int(rank_masked(np.array(p), 2, w)) for p in ([0, 1], [1, 0], [3, 2])]
-    [0, 3, 11]
-    """
-    idx = 0
-    used = np.int64(0)
-    for i in range(k):
-        c = np.int64(cells_of[i])
-        bit = np.int64(1) << c
-        idx += (c - popcount(used & (bit - 1))) * w[i]
-        used |= bit
-    return idx
 
 
 @jit
