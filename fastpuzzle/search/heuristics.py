@@ -255,7 +255,7 @@ def pattern_database(boards, *, goal=None, database=None):
         Target board; default tiles ``1..mn-1`` row-major, blank last.  Any
         goal a board symmetry maps onto the database's goal blank works.
     database : str or PatternDatabase, optional
-        As in :func:`fastpuzzle.pdb.solve_with_pdb` (default: the strongest
+        As in :func:`fastpuzzle.solve` (default: the strongest
         cached database for the shape; quick ones are built).
 
     Returns
