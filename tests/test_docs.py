@@ -121,6 +121,21 @@ def test_relative_links_point_at_files(page):
     assert not broken, f"{_rel(page)}: links to missing files: {broken}"
 
 
+def test_architecture_table_has_one_row_per_module():
+    """Every module under fastpuzzle/ has its row (a package's ``__init__``/``__main__`` the
+    package's row), once, and every row names a module that exists."""
+    rows = re.findall(r"^\| [^|]+ \| `(fastpuzzle/[^`]+)` \|", (ROOT / "ARCHITECTURE.md").read_text(), re.M)
+    assert len(rows) == len(set(rows)), sorted({r for r in rows if rows.count(r) > 1})
+    modules = set()
+    for path in (ROOT / "fastpuzzle").rglob("*.py"):
+        rel = path.relative_to(ROOT).as_posix()
+        if path.name in ("__init__.py", "__main__.py") and rel.count("/") > 1:
+            rel = rel.rsplit("/", 1)[0] + "/"
+        modules.add(rel)
+    assert sorted(modules - set(rows)) == [], "modules without a row in ARCHITECTURE.md"
+    assert sorted(set(rows) - modules) == [], "rows of modules that do not exist"
+
+
 def test_readme_is_short_and_starts_with_the_two_commands():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     assert text.count("\n") <= MAX_README_LINES
