@@ -249,17 +249,8 @@ def apply_moves(board, moves):
 def manhattan_grid(board, goal_grid):
     """Sum over tiles of the Manhattan distance to their cell in ``goal_grid``
     (both as lists of rows)."""
-    where = {}
-    for i, row in enumerate(goal_grid):
-        for j, v in enumerate(row):
-            where[int(v)] = (i, j)
-    total = 0
-    for i, row in enumerate(board):
-        for j, v in enumerate(row):
-            if int(v) != 0:
-                gi, gj = where[int(v)]
-                total += abs(i - gi) + abs(j - gj)
-    return total
+    m, n = len(goal_grid), len(goal_grid[0])
+    return manhattan([int(v) for row in board for v in row], m, n, [int(v) for row in goal_grid for v in row])
 
 
 # --- generation / board files (tests/test_generate.py, test_io.py, test_cli.py) ---

@@ -209,3 +209,28 @@ def test_relabel_table_refuses_to_move_the_blank():
         relabel_table([[0, 1], [2, 3]])
     with pytest.raises(ValueError, match="shape"):
         relabel_table(goal_board(2, 2), goal_board(2, 3))
+
+
+@pytest.mark.parametrize("m,n", [(1, 5), (3, 3), (2, 4), (4, 3), (5, 5)])
+def test_the_three_views_of_manhattan_distance_agree_with_the_reference(m, n):
+    from fastpuzzle.moves import cell_distances, manhattan_table, tile_distances
+
+    boards = random_permutations(m, n, count=20, seed=m * 10 + n)
+    goal = boards[0]
+    g = [int(v) for v in goal.ravel()]
+    table, cells = manhattan_table(goal), cell_distances(m, n)
+    for b in boards:
+        flat = [int(v) for v in b.ravel()]
+        want = naive.manhattan(flat, m, n, g)
+        assert int(tile_distances(b, goal).sum()) == int(table[flat, np.arange(m * n)].sum()) == want
+        assert int(sum(cells[i, g.index(t)] for i, t in enumerate(flat) if t)) == want
+    assert tile_distances(boards, goal).shape == (20, m * n)  # a batch, flat
+
+
+def test_count_only_solution_checks_a_huge_board_in_linear_memory():
+    from fastpuzzle.search.solution import Solution
+
+    board = random_solvable(400, 400, seed=3)  # a (cell, tile) table would take 200 GB
+    count = naive.manhattan_grid(board.tolist(), goal_board(400, 400).tolist())
+    assert Solution(np.zeros(0, np.uint8), status="found", move_count=count).verify(board)
+    assert not Solution(np.zeros(0, np.uint8), status="found", move_count=count - 2).verify(board)

@@ -19,6 +19,7 @@ import numpy as np
 from numba import prange
 
 from .._jit import jit, pjit
+from ..moves import cell_distances
 
 __all__ = ["REWARD_CODES", "StepTables", "env_step", "env_step_serial", "env_refresh", "random_actions",
            "random_actions_parallel"]
@@ -43,9 +44,7 @@ class StepTables:
         self.targets, self.legal = move_tables(m, n)
         N = m * n
         self.legal32 = np.ascontiguousarray(self.legal).view(np.uint32).reshape(N).copy()
-        cells = np.arange(N)
-        r, c = cells // n, cells % n
-        self.md = (np.abs(r[:, None] - r[None, :]) + np.abs(c[:, None] - c[None, :])).astype(np.int16)
+        self.md = cell_distances(m, n).astype(np.int16)
         self.counts = self.legal.sum(axis=1).astype(np.uint64)
         self.moves = np.zeros((N, 4), np.int64)
         for z in range(N):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import gymnasium as gym
 
+from ..moves import cell_distances
 from ..steps import move_tables
 from .options import EnvOptions, board_text
 
@@ -54,8 +55,7 @@ class SlidingPuzzleEnv(gym.Env):
         self._buf = bytearray(opts.m * opts.n)
         self._board = np.frombuffer(self._buf, np.uint8).reshape(opts.m, opts.n)
         self._flat = self._board.reshape(-1)
-        N = opts.m * opts.n
-        self._md = [[abs(a // opts.n - b // opts.n) + abs(a % opts.n - b % opts.n) for b in range(N)] for a in range(N)]
+        self._md = cell_distances(opts.m, opts.n).tolist()
         self._goal = opts.curriculum.goal.copy()
         self._set_goal(self._goal)
         self._blank = self._wrong = self._manh = self._steps = self._dist = 0
@@ -67,8 +67,7 @@ class SlidingPuzzleEnv(gym.Env):
         self._where = where
 
     def _dist_of(self, a, b):
-        n = self._n
-        return abs(a // n - b // n) + abs(a % n - b % n)
+        return self._md[a][b]
 
     def reset(self, *, seed=None, options=None):
         """Draw a board from the curriculum (``options={"curriculum": ...}`` changes it)."""

@@ -23,6 +23,7 @@ import colorsys
 import numpy as np
 
 from ..boards import goal_cells
+from ..moves import tile_distances
 
 __all__ = ["SCHEMES", "BLANK_COLOUR", "PLAIN_COLOUR", "tile_values", "tile_colours", "text_colour", "fringes", "hex_colour"]
 
@@ -98,9 +99,7 @@ def tile_values(board: np.ndarray, goal: np.ndarray, scheme: str):
     if scheme == "fringe":
         f = fringes(m, n)
         return f.ravel()[home].reshape(m, n), int(f.max()) + 1
-    cell = np.arange(m * n)
-    far = np.where(board.ravel() == 0, 0, np.abs(row - cell // n) + np.abs(col - cell % n))  # the blank: 0
-    return far.reshape(m, n), m + n - 1
+    return tile_distances(board, goal).reshape(m, n), m + n - 1  # the blank: 0
 
 
 def _category(i: int, levels: int):

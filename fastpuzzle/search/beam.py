@@ -14,7 +14,7 @@ import numpy as np
 
 from .._jit import jit
 from ..memory import check_allocation
-from ..moves import step_offset, undo_code
+from ..moves import step_offset, tile_distances, undo_code
 from .clock import clock
 
 __all__ = ["beam_search"]
@@ -121,10 +121,7 @@ def beam_search(cells: np.ndarray, m: int, n: int, goal: np.ndarray, width: int,
     zobrist = np.random.default_rng(seed).integers(0, 2**62, size=(m * n, m * n), dtype=np.int64)
     boards = cells[None, :].copy()
     blank = np.array([int(np.flatnonzero(cells == 0)[0])], np.int64)
-    rows, cols = np.divmod(np.arange(m * n), n)
-    tiles = cells.astype(np.int64)
-    moved = tiles != 0
-    h = np.array([int((np.abs(rows - goal_cell[tiles] // n) + np.abs(cols - goal_cell[tiles] % n))[moved].sum())])
+    h = np.array([int(tile_distances(cells, np.asarray(goal).reshape(m, n)).sum())])
     if h[0] == 0:
         return np.zeros(0, np.uint8)
     prev = np.full(1, -1, np.int64)

@@ -21,10 +21,10 @@ import numpy as np
 
 from ... import options
 from ...atomic import AtomicOutput
-from ...boards import as_boards, as_goal, relabel_for_goal
+from ...boards import as_boards, as_goal, goal_board, relabel_for_goal
 from ...errors import UnreachableError
 from ...memory import check_allocation
-from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes
+from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes, tile_distances
 from ...solvability import is_solvable
 from ..solution import Solution
 from .lines import solve_kernel
@@ -43,10 +43,7 @@ def relabelled_manhattan(cells, m, n):
     >>> relabelled_manhattan(np.array([1, 2, 0, 3]), 2, 2)
     1
     """
-    cells = np.asarray(cells).ravel()
-    at = np.flatnonzero(cells)
-    home = cells[at].astype(np.int64) - 1
-    return int(np.abs(at // n - home // n).sum() + np.abs(at % n - home % n).sum())
+    return int(tile_distances(np.asarray(cells).ravel(), goal_board(m, n)).sum())
 
 
 def blank_to_corner(goal: np.ndarray):
