@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from ..boards import goal_cells
 from ..memory import check_allocation
 from ..moves import step_offset, tile_distances, undo_code
 from .clock import clock
@@ -112,8 +113,7 @@ def beam_search(cells: np.ndarray, m: int, n: int, goal: np.ndarray, width: int,
     [2, 2]
     """
     cells = np.ascontiguousarray(cells)
-    goal_cell = np.empty(m * n, np.int64)
-    goal_cell[np.asarray(goal, np.int64)] = np.arange(m * n)
+    goal_cell = goal_cells(goal)
     depth_cap = max_depth or max(200, 20 * m * n)
     table_size = 1 << min(23, max(10, int(2 * width * depth_cap).bit_length()))
     check_allocation(3 * width * m * n * cells.itemsize + depth_cap * width * 5 + 8 * table_size, "beam search")

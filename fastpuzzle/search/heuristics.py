@@ -32,7 +32,7 @@ import numba
 import numpy as np
 
 from .._jit import jit, pjit, use_threads
-from ..boards import as_boards, as_goal
+from ..boards import as_boards, as_goal, goal_cells
 from ..moves import manhattan_table, neighbour_cells
 
 __all__ = [
@@ -70,10 +70,7 @@ def goal_coordinates(goal):
 
 
 def _goal_coords(target):
-    m, n = target.shape
-    pos = np.empty(m * n, np.int64)
-    pos[target.ravel().astype(np.int64)] = np.arange(m * n)
-    return pos // n, pos % n
+    return np.divmod(goal_cells(target), target.shape[1])
 
 
 # ---------------------------------------------------------------- per-board kernels

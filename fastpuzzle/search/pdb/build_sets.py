@@ -42,6 +42,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._jit import jit, pjit, use_threads
 from ...boards import as_goal
+from ...boards import goal_cells as cells_of_tiles
 from .heuristic import MAX_CELLS
 from .regions import atomic_or, big_zeros, edge_masks, flood, slides_into
 from .ranking import placement_count, placement_weights, popcount, rank_placement, unrank_placement
@@ -389,7 +390,7 @@ def build_pattern(table, m, n, goal, tiles, progress=None, label="", parallel=No
         raise ValueError(f"table must be a uint8 array of {size} entries, got {table.dtype} {table.shape}")
     w = placement_weights(n_cells, k)
     flat_goal = np.asarray(goal).ravel()
-    goal_cells = np.array([int(np.flatnonzero(flat_goal == t)[0]) for t in tiles], np.int64)
+    goal_cells = cells_of_tiles(flat_goal)[list(tiles)]
     blank_goal = int(np.flatnonzero(flat_goal == 0)[0])
     threads = use_threads(size) if parallel is None else bool(parallel)
     if method is None:

@@ -26,7 +26,7 @@ from numba import prange
 from ..._jit import jit, pjit, use_threads
 from ...atomic import save_array, write_text
 from ...cachefile import describe_array
-from ...boards import as_boards
+from ...boards import as_boards, relabel_table
 from ...moves import board_symmetries
 from .ranking import placement_weights, prefetch, rank_placement
 
@@ -218,9 +218,7 @@ class GoalPlan:
             if image.shape == (m, n) and tuple(int(v) for v in np.argwhere(image == 0)[0]) == blank_db:
                 self.transform, self.name = transform, name
                 # tile image[cell] of the goal plays the part of tile db_goal[cell]
-                relabel = np.zeros(m * n, np.int64)
-                relabel[image.ravel().astype(np.int64)] = db_goal.ravel().astype(np.int64)
-                self.relabel = relabel
+                self.relabel = relabel_table(image, db_goal)
                 self.code_back = np.argsort(code_map).astype(np.uint8)
                 # the user's move order (U L R D) as codes on the image board
                 self.move_order = tuple(int(c) for c in code_map)
