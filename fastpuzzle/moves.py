@@ -18,12 +18,12 @@ import pathlib
 import numpy as np
 
 from ._jit import jit
-from .boards import as_boards, goal_cells
+from .boards import as_boards
 
 __all__ = [
     "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "move_codes", "move_letters", "check_codes", "encode_moves", "decode_moves", "apply_moves", "apply_codes",
     "UP_CODE", "LEFT_CODE", "RIGHT_CODE", "DOWN_CODE", "step_cell", "step_offset", "slide_codes", "UNDO", "undo_code", "transposed_code",
-    "NO_PREVIOUS", "successor_tables", "neighbour_cells", "board_symmetries", "manhattan_table", "cell_distances", "tile_distances",
+    "NO_PREVIOUS", "successor_tables", "neighbour_cells", "board_symmetries",
     "PRUNE_LENGTH", "AUTOMATON_START", "move_automaton", "build_move_automaton",
 ]  # fmt: skip
 
@@ -386,63 +386,6 @@ def board_symmetries(m: int, n: int) -> list:
             ("rot270", _rot270, np.array([1, 3, 0, 2], np.uint8)),
         ]
     return out
-
-
-# ------------------------------------------------------------------ distances
-
-
-# The Manhattan distance lives here, in three views: cell to cell (the environments' rewards),
-# tile at cell (the search tables, small boards), and board by board in O(cells) (bounds,
-# pictures, boards of any size).  Compiled kernels read these tables or keep the sum up to
-# date one move at a time (search/heuristics.py, search/beam.py).
-
-
-def cell_distances(m: int, n: int) -> np.ndarray:
-    """``table[a, b]``: Manhattan distance between cells ``a`` and ``b`` of an ``m x n`` board.
-
-    Examples
-    --------
-    >>> cell_distances(2, 2).tolist()
-    [[0, 1, 1, 2], [1, 0, 2, 1], [1, 2, 0, 1], [2, 1, 1, 0]]
-    """
-    r, c = np.divmod(np.arange(m * n), n)
-    return np.abs(r[:, None] - r[None, :]) + np.abs(c[:, None] - c[None, :])
-
-
-def manhattan_table(goal) -> np.ndarray:
-    """``table[tile, cell]``: Manhattan distance of ``tile`` at ``cell`` from its goal cell (0 for the blank).
-
-    Examples
-    --------
-    >>> manhattan_table(np.array([[1, 2], [3, 0]]))[1].tolist()
-    [0, 1, 1, 2]
-    """
-    goal = np.asarray(goal)
-    table = cell_distances(*goal.shape)[goal_cells(goal)]
-    table[0] = 0
-    return table
-
-
-def tile_distances(boards, goal) -> np.ndarray:
-    """How far the tile at each cell is from its goal cell (0 for the blank), in O(cells) a board.
-
-    ``boards`` is flat (``(..., m*n)``) or shaped (``(..., m, n)``) like ``goal``; the result
-    is flat, ``(..., m*n)``; its sum over the last axis is the Manhattan distance.
-
-    Examples
-    --------
-    >>> goal = np.array([[1, 2], [3, 0]])
-    >>> tile_distances(np.array([[0, 1], [3, 2]]), goal).tolist()
-    [0, 1, 0, 1]
-    """
-    goal = np.asarray(goal)
-    m, n = goal.shape
-    cells = np.asarray(boards).astype(np.int64)
-    if cells.shape[-2:] == (m, n):
-        cells = cells.reshape(cells.shape[:-2] + (m * n,))
-    home = goal_cells(goal)[cells]
-    r, c = np.divmod(np.arange(m * n), n)
-    return np.where(cells == 0, 0, np.abs(r - home // n) + np.abs(c - home % n))
 
 
 # ------------------------------------------------------------------ the move automaton

@@ -213,7 +213,7 @@ def test_relabel_table_refuses_to_move_the_blank():
 
 @pytest.mark.parametrize("m,n", [(1, 5), (3, 3), (2, 4), (4, 3), (5, 5)])
 def test_the_three_views_of_manhattan_distance_agree_with_the_reference(m, n):
-    from fastpuzzle.moves import cell_distances, manhattan_table, tile_distances
+    from fastpuzzle.manhattan import cell_distances, manhattan_table, tile_distances
 
     boards = random_permutations(m, n, count=20, seed=m * 10 + n)
     goal = boards[0]

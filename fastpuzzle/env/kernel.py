@@ -19,7 +19,7 @@ import numpy as np
 from numba import prange
 
 from .._jit import jit, pjit
-from ..moves import cell_distances
+from ..manhattan import cell_distances
 
 __all__ = ["REWARD_CODES", "StepTables", "env_step", "env_step_serial", "env_refresh", "random_actions",
            "random_actions_parallel"]

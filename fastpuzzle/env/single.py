@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import gymnasium as gym
 
-from ..moves import cell_distances
+from ..manhattan import cell_distances
 from ..steps import move_tables
 from .options import EnvOptions, board_text
 

@@ -23,7 +23,7 @@ import colorsys
 import numpy as np
 
 from ..boards import goal_cells
-from ..moves import tile_distances
+from ..manhattan import tile_distances
 
 __all__ = ["SCHEMES", "BLANK_COLOUR", "PLAIN_COLOUR", "tile_values", "tile_colours", "text_colour", "fringes", "hex_colour"]
 

@@ -15,7 +15,8 @@ import numpy as np
 from .._jit import jit
 from ..boards import goal_cells
 from ..memory import check_allocation
-from ..moves import step_offset, tile_distances, undo_code
+from ..manhattan import tile_distances
+from ..moves import step_offset, undo_code
 from .clock import clock
 
 __all__ = ["beam_search"]

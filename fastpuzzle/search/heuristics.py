@@ -33,7 +33,8 @@ import numpy as np
 
 from .._jit import jit, pjit, use_threads
 from ..boards import as_boards, as_goal, goal_cells
-from ..moves import manhattan_table, neighbour_cells
+from ..manhattan import manhattan_table
+from ..moves import neighbour_cells
 
 __all__ = [
     "manhattan", "linear_conflict", "conflict_penalty", "pattern_database", "goal_coordinates",

@@ -9,7 +9,8 @@ import numpy as np
 
 from ..boards import as_boards, as_goal
 from ..errors import UnreachableError
-from ..moves import apply_codes, move_letters, move_codes, tile_distances
+from ..manhattan import tile_distances
+from ..moves import apply_codes, move_letters, move_codes
 from ..solvability import is_solvable
 
 __all__ = ["Solution", "require_reachable"]

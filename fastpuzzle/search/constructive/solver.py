@@ -24,7 +24,8 @@ from ...atomic import AtomicOutput
 from ...boards import as_boards, as_goal, goal_board, relabel_for_goal
 from ...errors import UnreachableError
 from ...memory import check_allocation
-from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes, tile_distances
+from ...manhattan import tile_distances
+from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes
 from ...solvability import is_solvable
 from ..solution import Solution
 from .lines import solve_kernel
