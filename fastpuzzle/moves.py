@@ -440,9 +440,8 @@ def move_automaton(max_length: int = PRUNE_LENGTH) -> np.ndarray:
     Parameters
     ----------
     max_length : int
-        Longest sequence compared (at least 2).  The default table is
-        stored with the package; others are built, in about a second for 9
-        moves, growing about threefold per move.
+        Longest sequence compared (at least 2).  The default (14) is stored with the
+        package; others are built (a second for 9 moves, threefold per move).
 
     Returns
     -------
