@@ -45,6 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .._jit import jit
+from ..boards import board_dtype
 from ..interrupt import pending, stop_requested
 from ..memory import check_allocation
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
@@ -57,7 +58,7 @@ from .pdb.heuristic import pdb_children, pdb_kernel_tables, pdb_new_state, pdb_p
 
 
 __all__ = [
-    "CLOCK_INTERVAL", "WEIGHT_ONE", "WEIGHT_SHIFT", "STATUS_FOUND", "STATUS_NODES", "STATUS_TIME", "STATUS_DEPTH", "STATUS_EXHAUSTED",
+    "CLOCK_INTERVAL", "WEIGHT_ONE", "WEIGHT_SHIFT", "STATUS_FOUND", "STATUS_NODES", "STATUS_TIME", "STATUS_DEPTH", "STATUS_EXHAUSTED", "STATUS_BOUND",
     "KIND_MANHATTAN", "KIND_LC_TABLE", "KIND_LC_SCAN", "KIND_PDB",
     "Heuristic", "ida_search", "ida_batch", "run_chunks", "initial_capacity",
 ]  # fmt: skip
@@ -70,6 +71,7 @@ STATUS_NODES = 1  #: the node budget ran out
 STATUS_TIME = 2  #: the time limit ran out
 STATUS_DEPTH = 3  #: the threshold outgrew the stack: grow it and resume (internal)
 STATUS_EXHAUSTED = 4  #: no node was pruned and none reached the goal (cannot happen on a solvable board)
+STATUS_BOUND = 5  #: depth-bounded mode: no solution of at most ``max_length`` moves (proved)
 
 #: Weights are fixed-point numbers: ``weight = w * WEIGHT_ONE``.  The engine
 #: bounds ``g + (h * weight >> WEIGHT_SHIFT)``; ``WEIGHT_ONE`` is plain
@@ -383,8 +385,10 @@ def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, max_nod
     for i in range(flat.shape[0]):
         t0 = clock()
         deadline = t0 + time_limit if time_limit > 0.0 else 0.0
+        # int64 values, not the literals: Numba would compile ida_kernel and
+        # _iteration again for them (seconds on a first run)
         status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal,
-                            0, 0, max_nodes, deadline, path, info, WEIGHT_ONE)  # fmt: skip
+                            np.int64(0), np.int64(0), max_nodes, deadline, path, info, np.int64(WEIGHT_ONE))  # fmt: skip
         out_status[i] = status
         out_nodes[i] = info[0]
         length = info[1] if status == STATUS_FOUND else 0
@@ -431,7 +435,9 @@ class Heuristic:
     def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH,
                  order=None):  # fmt: skip
         self.m, self.n, self.name = m, n, name
-        self.goal = np.ascontiguousarray(goal.ravel())
+        # the dtype of the boards the engine gets, whatever the caller's:
+        # one compiled engine, not one per goal dtype (seconds on a first run)
+        self.goal = np.ascontiguousarray(goal.ravel(), dtype=board_dtype(m * n))
         automaton = move_automaton(prune_length)
         if order is None:
             tables = successor_tables(m, n)
@@ -468,7 +474,8 @@ def initial_capacity(m: int, n: int) -> int:
     return max(96, 4 * m * n)
 
 
-def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, weight: int = WEIGHT_ONE, info=None):
+def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, weight: int = WEIGHT_ONE, info=None,
+               max_length=None, threshold=0):  # fmt: skip
     """IDA* on one validated, solvable flat board; returns ``(status, codes, nodes, seconds)``.
 
     ``max_nodes``/``time_limit`` as checked by
@@ -478,19 +485,28 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     ``weight == WEIGHT_ONE`` every threshold below ``info[2]`` has been
     searched in full, so the optimum is at least ``info[2]`` (the bound the
     search proved).
+
+    Depth-bounded mode: with ``max_length`` the search tries cost bounds up
+    to ``max_length`` only (the stack is made ``max_length + 1`` deep, so the
+    first bound beyond it stops the kernel) and returns
+    :data:`STATUS_BOUND` when no solution is that short: a proof that the
+    optimum exceeds ``max_length``.  ``threshold`` is the first bound tried
+    (a known lower bound skips the iterations below it; 0 = start from ``h``).
     """
     m, n = heuristic.m, heuristic.n
     args = heuristic.kernel_args()
     max_nodes = 0 if max_nodes is None else int(max_nodes)
     t0 = time.perf_counter()
     deadline = 0.0 if time_limit is None else clock() + float(time_limit)
-    capacity = initial_capacity(m, n)
+    capacity = initial_capacity(m, n) if max_length is None else int(max_length) + 1
     info = np.zeros(4, np.int64) if info is None else info
-    threshold, nodes = 0, 0
+    threshold, nodes = int(threshold), 0
     while True:
         check_allocation(capacity * STACK_BYTES, f"the IDA* stack of {capacity:,} moves")
         path = np.zeros(capacity, np.uint8)
         status = ida_kernel(cells, m, n, *args, threshold, nodes, max_nodes, deadline, path, info, np.int64(weight))
+        if status == STATUS_DEPTH and max_length is not None:
+            status = STATUS_BOUND
         if status != STATUS_DEPTH:
             break
         threshold, nodes = int(info[2]), int(info[0])
