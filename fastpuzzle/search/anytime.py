@@ -45,6 +45,8 @@ WEIGHTS = (3.0, 2.0, 1.5, 1.3, 1.2, 1.12, 1.06)
 DEFAULT_TIME_LIMIT = 10.0
 #: Share of the budget the beams take on boards of more than 25 cells.
 BEAM_SHARE = 0.5
+#: Memory the beams' parent links may take (bytes): the widest beam tried fits.
+BEAM_BYTES = 1 << 29
 #: Nodes of the weighted IDA* that finishes a stalled beam (:func:`fastpuzzle.search.beam.beam_search`).
 FINISH_NODES = 300_000
 #: Window widths of the windows phase, in the order tried.
@@ -138,8 +140,9 @@ def _beams(cells, engine, goal, budget, best, fallback):
             codes = cut_loops(cells, m, n, codes)
             if best is None or len(codes) < len(best):
                 best = codes
-        # the next beam costs about twice this one: start it only if it can end in time
-        if not end or codes is None or clock() + 2 * (clock() - start) > end:
+        # the next beam costs about twice this one: start it only if it can end in time, and within
+        # BEAM_BYTES (a layer's parents take 5 bytes a board; solutions here run to about 4mn moves)
+        if not end or codes is None or clock() + 2 * (clock() - start) > end or 2 * width * 20 * m * n > BEAM_BYTES:
             return best
         width *= 2
 
