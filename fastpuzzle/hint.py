@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .boards import as_boards, as_goal
-from .distances import distance, distance_table
+from .distances import distance_table
+from .distances.exact import PDB_SHAPES
 from .distances.multi import slide_neighbours
 from .distances.table import MAX_TABLE_CELLS
 from .errors import OptionError, OptionTypeError
@@ -136,19 +137,47 @@ def _table_hints(batch, goal, metric):
     return [Hint(int(d[b]), tuple(moves[b]), True, metric) for b in range(B)]
 
 
+def _engine(m, n, goal):
+    """The engine set up as :func:`~fastpuzzle.distances.distance` solves: pattern databases where
+    the goal's blank sits in a corner of a shape that has them, else linear conflict."""
+    from .search.solve import search_setup
+
+    r, c = divmod(int(np.flatnonzero(goal.ravel() == 0)[0]), n)
+    if (m, n) in PDB_SHAPES and r in (0, m - 1) and c in (0, n - 1):
+        try:
+            return search_setup(m, n, goal, "pdb")
+        except (FileNotFoundError, ValueError):
+            pass
+    return search_setup(m, n, goal, "linear_conflict")
+
+
 def _solved_hint(board, goal, time_limit, max_nodes):
+    """The board solved once (distance ``d`` and one optimal first move), then every other neighbour
+    searched only for a solution of ``d - 1`` moves: one bounded pass each (the depth-bounded mode of
+    the engine), since by parity a neighbour is ``d - 1`` or ``d + 1`` away."""
+    from .search import ida
+
     m, n = board.shape
     if np.array_equal(board, goal):
         return Hint(0, (), True)
-    nb, _, code, _ = slide_neighbours(board.reshape(1, -1), m, n, "stm")
-    nd = np.atleast_1d(distance(nb.reshape(-1, m, n), goal=goal, max_nodes=max_nodes, time_limit=time_limit, stopped="mark"))
-    known = nd >= 0
-    if not known.any():
+    setup = _engine(m, n, goal)
+    status, codes, _, _ = ida.ida_search(setup.map_boards(board.reshape(1, -1))[0], setup.engine, max_nodes,
+                                         time_limit)  # fmt: skip
+    if status != ida.STATUS_FOUND:
         return _best_hint(board, goal, time_limit, max_nodes)
-    best = int(nd[known].min())
-    # a stopped neighbour may still be as close: the hint is proved only when none stopped
-    moves = tuple(MOVE_CHARS[int(c)] for c, v in zip(code.tolist(), nd.tolist()) if v == best)
-    return Hint(best + 1, moves, bool(known.all()))
+    d, first = len(codes), int(setup.unmap_codes(codes[:1])[0])
+    nb, _, code, _ = slide_neighbours(board.reshape(1, -1), m, n, "stm")
+    moves, proved = [], True
+    for child, c in zip(setup.map_boards(nb), code.tolist()):
+        if c == first:
+            moves.append(c)
+            continue
+        found, _, _, _ = ida.ida_search(child, setup.engine, max_nodes, time_limit, max_length=d - 1, threshold=d - 1)
+        if found == ida.STATUS_FOUND:
+            moves.append(c)
+        elif found != ida.STATUS_BOUND:  # the budget stopped it: this move may be optimal too
+            proved = False
+    return Hint(d, tuple(MOVE_CHARS[c] for c in sorted(moves)), proved)
 
 
 def _best_hint(board, goal, time_limit, max_nodes):

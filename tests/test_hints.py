@@ -194,3 +194,22 @@ def test_mtm_10_cell_tables_satisfy_bellman_everywhere(shape):
     assert lower[depths > 0].all()
     stm = fp.distance_table(m, n)
     assert (depths <= np.asarray(stm.depths[: stm.size])).all()  # a single-tile move is a multi-tile move
+
+
+def test_15_puzzle_hints_against_the_solver_on_each_neighbour():
+    """Boards 20-30 moves out: the hint's distance and moves against every neighbour solved
+    optimally with linear conflict (a heuristic independent of the hint's pattern databases)."""
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        board, previous = fp.goal_board(4, 4), None
+        for _ in range(34):  # a random walk that never undoes its last move
+            options = [(mv, u) for mv, u in successors(tuple(board.ravel().tolist()), 4, 4, False)
+                       if previous is None or mv != "DRLU"[LETTERS.index(previous)]]  # fmt: skip
+            previous, u = options[rng.integers(len(options))]
+            board = np.array(u).reshape(4, 4)
+        near = {mv: fp.solve(np.array(u).reshape(4, 4), heuristic="linear_conflict", method="ida").length
+                for mv, u in successors(tuple(board.ravel().tolist()), 4, 4, False)}  # fmt: skip
+        hint = fp.hints(board)
+        best = min(near.values())
+        assert (hint.distance, hint.proved) == (best + 1, True)
+        assert hint.moves == tuple(mv for mv in LETTERS if near.get(mv) == best)

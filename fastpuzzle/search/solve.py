@@ -32,7 +32,7 @@ from .solution import Solution, require_reachable
 
 __all__ = [
     "solve", "solve_many", "SolveManyResult", "solve_with_pdb", "solve_many_with_pdb",
-    "check_options", "check_prune", "HEURISTICS", "METHODS", "PRUNE",
+    "check_options", "check_prune", "HEURISTICS", "METHODS", "PRUNE", "search_setup",
 ]  # fmt: skip
 
 HEURISTICS, METHODS = options.HEURISTICS, options.METHODS
@@ -166,6 +166,13 @@ class _Search:
 
     def unmap_codes(self, codes: np.ndarray) -> np.ndarray:
         return codes if self.plan is None else self.plan.unmap_codes(codes)
+
+
+def search_setup(m, n, target, heuristic):
+    """The engine's heuristic for ``heuristic`` on ``m x n`` boards towards ``target``, as :func:`solve`
+    builds it: ``.engine`` (:class:`~fastpuzzle.search.ida.Heuristic`), ``.map_boards`` (flat boards onto
+    a pattern database's goal) and ``.unmap_codes`` (move codes back), ``.label``."""
+    return _Search(m, n, target, heuristic, None, PRUNE_LENGTH)
 
 
 def _cached_pdb_heuristic(m, n, target) -> str:
