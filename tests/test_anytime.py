@@ -132,3 +132,47 @@ def test_solution_parity_matches_bfs():
     exact = fp.distance(boards)
     goal = fp.goal_board(2, 4).ravel()
     assert all(anytime.solution_parity(b.ravel(), goal, 4) == d % 2 for b, d in zip(boards, exact))
+
+
+def _replay(board, codes, m, n):
+    return trajectory(np.asarray(board, np.uint8).ravel(), m, n, np.asarray(codes, np.uint8))[-1]
+
+
+@pytest.mark.parametrize("heuristic", ["linear_conflict", "manhattan"])
+@pytest.mark.parametrize("shape", [(3, 3), (3, 4)])
+def test_beam_reaches_the_goal_never_shorter_than_optimal(shape, heuristic):
+    from fastpuzzle.search.beam import beam_search
+
+    m, n = shape
+    goal = np.arange(1, m * n + 1) % (m * n)
+    boards = fp.random_solvable(m, n, count=12, seed=9)
+    exact = fp.distance(boards) if m * n <= 9 else [fp.solve(b, method="ida").length for b in boards]
+    for board, optimum in zip(boards, exact):
+        codes = beam_search(board.ravel().astype(np.uint8), m, n, goal, 64, heuristic=heuristic)
+        assert codes is not None and len(codes) >= optimum
+        assert _replay(board, codes, m, n).tolist() == goal.tolist()
+
+
+def test_beam_finish_splices_the_finishers_moves():
+    """A beam stopped after one stalled layer hands its best board to ``finish``; the path is joined there."""
+    from fastpuzzle.search.beam import beam_search
+
+    m, n = 3, 4
+    goal = np.arange(1, m * n + 1) % (m * n)
+    handed = []
+
+    def finish(board):
+        handed.append(board.copy())
+        return fp.solve(board.reshape(m, n), method="ida").codes
+
+    for board in fp.random_solvable(m, n, count=6, seed=3):
+        codes = beam_search(board.ravel().astype(np.uint8), m, n, goal, 2, finish=finish, patience=1, max_depth=400)
+        assert _replay(board, codes, m, n).tolist() == goal.tolist()
+    assert handed  # width 2 and patience 1: some beam stalled
+
+
+def test_beam_rejects_an_unknown_heuristic():
+    from fastpuzzle.search.beam import beam_search
+
+    with pytest.raises(fp.errors.OptionError):
+        beam_search(np.array([1, 2, 0, 3], np.uint8), 2, 2, np.array([1, 2, 3, 0]), 4, heuristic="pdb")

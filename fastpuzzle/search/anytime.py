@@ -45,6 +45,10 @@ WEIGHTS = (3.0, 2.0, 1.5, 1.3, 1.2, 1.12, 1.06)
 DEFAULT_TIME_LIMIT = 10.0
 #: Share of the budget the beams take on boards of more than 25 cells.
 BEAM_SHARE = 0.5
+#: Memory the beams' parent links may take (bytes): the widest beam tried fits.
+BEAM_BYTES = 1 << 29
+#: Nodes of the weighted IDA* that finishes a stalled beam (:func:`fastpuzzle.search.beam.beam_search`).
+FINISH_NODES = 300_000
 #: Window widths of the windows phase, in the order tried.
 WIDTHS = (8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 96, 112, 128)
 
@@ -111,24 +115,34 @@ def _weighted(cells, engine, weight, max_nodes, deadline, info):
         capacity *= 2
 
 
-def _beams(cells, m, n, goal, budget, best):
+def _beams(cells, engine, goal, budget, best, fallback):
     """The shortest of ``best`` and beam searches of doubling width (:mod:`fastpuzzle.search.beam`).
 
     The beam has no node count: with a node budget only, one beam of 1,000 boards runs.
     """
     from .beam import beam_search
 
+    m, n = engine.m, engine.n
     end = budget.share(BEAM_SHARE)[1]
+    info = np.zeros(4, np.int64)
+
+    def finish(board):  # where a beam stalls: a short weighted IDA* from its best board, else the fallback's moves
+        codes = _weighted(board, engine, 1.5, FINISH_NODES, end, info)
+        if codes is None and fallback is not None:
+            codes = fallback(board)
+        return codes
+
     width = 1000
     while True:
         start = clock()
-        codes = beam_search(cells, m, n, goal, width, deadline=end)
+        codes = beam_search(cells, m, n, goal, width, deadline=end, finish=finish)
         if codes is not None:
             codes = cut_loops(cells, m, n, codes)
             if best is None or len(codes) < len(best):
                 best = codes
-        # the next beam costs about twice this one: start it only if it can end in time
-        if not end or codes is None or clock() + 2 * (clock() - start) > end:
+        # the next beam costs about twice this one: start it only if it can end in time, and within
+        # BEAM_BYTES (a layer's parents take 5 bytes a board; solutions here run to about 4mn moves)
+        if not end or codes is None or clock() + 2 * (clock() - start) > end or 2 * width * 20 * m * n > BEAM_BYTES:
             return best
         width *= 2
 
@@ -148,8 +162,9 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     time_limit, max_nodes : optional
         The budget (at least one should be given; none = until proved optimal).
     fallback : callable, optional
-        ``fallback() -> codes``: a solution when no weighted search finishes
-        (the constructive solver).
+        ``fallback(board=None) -> codes``: a solution when no weighted search
+        finishes (the constructive solver); with a flat ``board`` of the
+        engine's frame, moves from it to ``goal`` (a stalled beam's end).
     proof_share : float, optional
         Share of the budget left after the incumbent phase kept for phases 3
         and 4; default 0.6 with pattern databases, 0.3 otherwise.
@@ -189,7 +204,7 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
         if len(best) <= h0 or budget.spent():
             break
     if m * n > 25 and not budget.spent():  # beyond 5x5: beams, wider while a third of the budget lasts
-        best = _beams(cells, m, n, goal, budget, best)
+        best = _beams(cells, engine, goal, budget, best, fallback)
     if fallback is not None and (best is None or m * n > 25):  # beyond 5x5 the constructive answer may be shorter
         other = fallback()
         if best is None or len(other) < len(best):

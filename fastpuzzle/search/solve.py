@@ -238,7 +238,9 @@ def _solve_anytime(cells, target, m, n, search, max_nodes, time_limit) -> Soluti
     mapped = search.map_boards(cells[None, :])[0]
     forward = None if search.plan is None else np.argsort(search.plan.code_back).astype(np.uint8)
 
-    def fallback():
+    def fallback(board=None):  # the start (in the caller's frame), or a board of the engine's frame
+        if board is not None:
+            return solve_constructive(board.reshape(m, n), goal=search.engine.goal.reshape(m, n)).codes
         codes = solve_constructive(cells.reshape(m, n), goal=target).codes
         return codes if forward is None else forward[codes.astype(np.int64)]
 
