@@ -169,9 +169,7 @@ class _Search:
 
 
 def search_setup(m, n, target, heuristic):
-    """The engine's heuristic for ``heuristic`` on ``m x n`` boards towards ``target``, as :func:`solve`
-    builds it: ``.engine`` (:class:`~fastpuzzle.search.ida.Heuristic`), ``.map_boards`` (flat boards onto
-    a pattern database's goal) and ``.unmap_codes`` (move codes back), ``.label``."""
+    """The engine's heuristic as :func:`solve` builds it (``.engine``, ``.map_boards``, ``.unmap_codes``)."""
     return _Search(m, n, target, heuristic, None, PRUNE_LENGTH)
 
 
