@@ -168,7 +168,8 @@ def _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_
 # written out here, as Numba needs them to keep the loop free of reference counting.
 @jit
 def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
-               successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight):  # fmt: skip
+               successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight,
+               mtm_tables):  # fmt: skip
     """One depth-first pass bounded by ``threshold`` (on ``g + h * weight``, see :data:`WEIGHT_ONE`).
 
     Returns ``(status, nodes, next_threshold, length)``; status -1 means the
@@ -186,6 +187,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     if lc_tables is not None:
         move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
         line_codes, line_penalty, seq = lc_state
+    if mtm_tables is not None:  # the multi-tile metric: see "multi-tile metric" in Heuristic
+        reach, longest = mtm_tables
     no_line = m + n  # the dummy line a move that changes no conflict points at
     limit = budget
     if nodes + CLOCK_INTERVAL < limit:  # the stop flag (and the clock, if set) read every CLOCK_INTERVAL nodes
@@ -196,7 +199,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     # touched only on push and pop.
     blank = blank0
     h_node = h0
-    room = threshold - 1  # largest h a child may have: threshold - (depth + 1)
+    room = threshold - 1  # largest h a child may have: threshold - (depth + 1), or threshold - (cost + 1)
+    last = NO_PREVIOUS  # the move that led here (the multi-tile metric's cost of a step depends on it)
+    step = 1
     first = (blank * 5 + NO_PREVIOUS) * 4
     count = succ_count[blank * 5 + NO_PREVIOUS]
     state = AUTOMATON_START  # the move automaton's state at this node
@@ -264,9 +269,15 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     return STATUS_TIME, nodes, next_threshold, 0
                 limit = min(budget, nodes + CLOCK_INTERVAL)
             h_weighted = (h * weight) >> WEIGHT_SHIFT
+            if mtm_tables is not None:
+                # a step that goes on in the same direction is the same slide: it costs nothing; what is
+                # left takes >= h single steps, the first reach[..] of them free, then <= longest per slide
+                step = 0 if op == last else 1
+                rest = h - reach[as_unsigned(src * 4 + op)]
+                h_weighted = step - 1 + ((rest + longest - 1) // longest if rest > 0 else 0)
             if h_weighted > room:
-                if depth + 1 + h_weighted < next_threshold:
-                    next_threshold = depth + 1 + h_weighted
+                if threshold - room + h_weighted < next_threshold:
+                    next_threshold = threshold - room + h_weighted
                 continue
             path[as_unsigned(depth)] = op
             # a partition may leave tiles out: h == 0 off the goal
@@ -286,7 +297,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             stack_state[as_unsigned(depth)] = state
             state = child_state
             depth += 1
-            room -= 1
+            room -= step
+            last = op
             blank = src
             h_node = h
             first = (src * 5 + op) * 4
@@ -299,13 +311,14 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             # parent's blank cell to this node's blank cell
             src = blank
             depth -= 1
-            room += 1
             op = path[as_unsigned(depth)]
             blank = stack_blank[as_unsigned(depth)]
             h_node = stack_h[as_unsigned(depth)]
             k = stack_next[as_unsigned(depth)]
             state = stack_state[as_unsigned(depth)]
             previous = path[depth - 1] if depth > 0 else NO_PREVIOUS
+            room += 1 if mtm_tables is None or op != previous else 0
+            last = previous
             first = (blank * 5 + previous) * 4
             count = succ_count[as_unsigned(blank * 5 + previous)]
             tile = np.int64(cells[as_unsigned(blank)])
@@ -320,7 +333,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
 
 
 @jit
-def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
+def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
                threshold, nodes, max_nodes, deadline, path, info, weight):  # fmt: skip
     """IDA* from the flat board ``start``; see the module docstring.
 
@@ -346,6 +359,10 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     h0 = _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state)
     info[3] = h0
     h0_weighted = (h0 * weight) >> WEIGHT_SHIFT
+    span = 1  # most moves per unit of cost: the stack must hold threshold * span moves
+    if mtm_tables is not None:
+        span = mtm_tables[1]
+        h0_weighted = (h0 + span - 1) // span
     if threshold < h0_weighted:
         threshold = h0_weighted
     stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),
@@ -353,7 +370,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     budget = max_nodes if max_nodes > 0 else _NO_LIMIT
     while True:
         info[2] = threshold
-        if threshold >= capacity:
+        if threshold * span >= capacity:
             info[0] = nodes
             return STATUS_DEPTH
         if nodes == 0:
@@ -364,7 +381,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
             return STATUS_FOUND
         status, nodes, next_threshold, length = _iteration(
             cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
-            successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight,
+            successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight, mtm_tables,
         )  # fmt: skip
         info[0] = nodes
         if status >= 0:
@@ -378,7 +395,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
 
 
 @jit
-def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, max_nodes, time_limit,
+def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables, max_nodes, time_limit,
               out_codes, out_length, out_nodes, out_status, out_seconds):  # fmt: skip
     """:func:`ida_kernel` on every row of ``flat`` in turn (serial; callers run
     chunks on threads).  A board whose search outgrows ``out_codes.shape[1]``
@@ -388,7 +405,7 @@ def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, max_nod
     for i in range(flat.shape[0]):
         t0 = clock()
         deadline = t0 + time_limit if time_limit > 0.0 else 0.0
-        status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal,
+        status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
                             0, 0, max_nodes, deadline, path, info, WEIGHT_ONE)  # fmt: skip
         out_status[i] = status
         out_nodes[i] = info[0]
@@ -425,6 +442,17 @@ class Heuristic:
         that order (:func:`fastpuzzle.moves.successor_tables`) and the move
         automaton reads the user's codes, so the search meets the nodes, and
         the solution, it would meet on the board itself.
+    metric : {"stm", "mtm"}
+        What a move costs.  The multi-tile metric (a slide of the blank over
+        ``k >= 1`` cells in one direction is one move) runs on the same
+        single steps: a step that goes on in the previous step's direction
+        costs 0, any other 1, so a path's cost is its number of slides.  The
+        single-tile heuristic ``h`` becomes ``ceil(max(0, h - r) / L)``, ``r``
+        the cells the blank may still go on sliding for free, ``L`` the
+        longest slide (``max(m, n) - 1``): admissible, as each slide moves
+        at most ``L`` tiles one cell.  Only undoing the previous step is
+        pruned (the move automaton's shortest sequences need not have the
+        fewest slides).
 
     Examples
     --------
@@ -434,9 +462,15 @@ class Heuristic:
     """
 
     def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH,
-                 order=None):  # fmt: skip
+                 order=None, metric="stm"):  # fmt: skip
         self.m, self.n, self.name = m, n, name
         self.goal = np.ascontiguousarray(goal.ravel())
+        self.mtm_tables = None
+        if metric == "mtm":
+            prune_length = 2
+            r, c = np.divmod(np.arange(m * n), n)
+            reach = np.stack([r, c, n - 1 - c, m - 1 - r], axis=1).astype(np.int64).ravel()  # cells left per U L R D
+            self.mtm_tables = (reach, np.int64(max(m, n) - 1))
         automaton = move_automaton(prune_length)
         if order is None:
             tables = successor_tables(m, n)
@@ -459,8 +493,8 @@ class Heuristic:
                 self.kind = KIND_LC_TABLE if tables.use_table else KIND_LC_SCAN
 
     def kernel_args(self) -> tuple:
-        """``(successors, kind, lc_tables, pdb_tables, goal)`` for :func:`ida_kernel`."""
-        return self.successors, self.kind, self.lc_tables, self.pdb_tables, self.goal
+        """``(successors, kind, lc_tables, pdb_tables, goal, mtm_tables)`` for :func:`ida_kernel`."""
+        return self.successors, self.kind, self.lc_tables, self.pdb_tables, self.goal, self.mtm_tables
 
 
 #: Bytes per move of the search's depth: the path (one byte) and the kernel's
@@ -497,7 +531,8 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     max_nodes = 0 if max_nodes is None else int(max_nodes)
     t0 = time.perf_counter()
     deadline = 0.0 if time_limit is None else clock() + float(time_limit)
-    capacity = initial_capacity(m, n) if max_length is None else int(max_length) + 1
+    span = 1 if heuristic.mtm_tables is None else int(heuristic.mtm_tables[1])  # most steps per unit of cost
+    capacity = initial_capacity(m, n) if max_length is None else int(max_length) * span + 1
     info = np.zeros(4, np.int64) if info is None else info
     threshold, nodes = int(threshold), 0
     while True:

@@ -10,6 +10,7 @@ import numpy as np
 from ..boards import as_boards, as_goal
 from ..errors import UnreachableError
 from ..moves import apply_codes, move_letters, move_codes, manhattan_table
+from ..notation import count_moves, decode_moves
 from ..solvability import is_solvable
 
 __all__ = ["Solution", "require_reachable"]
@@ -79,6 +80,10 @@ class Solution:
     note : str
         What the caller should know about how it was found (e.g. that a
         default time limit applied); empty when nothing.
+    metric : str
+        ``"stm"`` (one tile per move) or ``"mtm"``: a slide of the blank over
+        ``k`` cells in one direction is one move; :attr:`length` counts the
+        slides and :attr:`moves` folds them (``"U2"``).
 
     Examples
     --------
@@ -96,6 +101,7 @@ class Solution:
     move_count: int | None = None
     lower_bound: int | None = None
     note: str = ""
+    metric: str = "stm"
     _moves: str | None = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -108,9 +114,9 @@ class Solution:
 
     @property
     def moves(self) -> str:
-        """Moves as a ``U D L R`` string (built from the codes on first use)."""
+        """Moves as a ``U D L R`` string (built from the codes on first use; slides folded in ``"mtm"``)."""
         if self._moves is None:
-            self._moves = move_letters(self.codes)
+            self._moves = decode_moves(self.codes, fold=True) if self.metric == "mtm" else move_letters(self.codes)
         return self._moves
 
     @property
@@ -118,6 +124,8 @@ class Solution:
         """Number of moves (``move_count`` when only the count was kept)."""
         if self.move_count is not None:
             return int(self.move_count)
+        if self.metric == "mtm":
+            return count_moves(self.codes, metric="mtm")
         return int(len(self.codes))
 
     @property
