@@ -23,7 +23,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import fastpuzzle as fp
-from fastpuzzle._jit import pjit
+from fastpuzzle._jit import jit, pjit
 from bench.common import median_seconds, paired_seconds, print_header, print_rows, row
 
 FAMILY = "solvability"
@@ -37,6 +37,24 @@ def _read_only(flat, out):
         for j in range(flat.shape[1]):
             acc ^= flat[b, j]
         out[b] = acc & 1
+
+
+@jit
+def _read_words(words, out):
+    """Reads the array as 64-bit words, one thread: the bound a kernel that
+    loads its boards word by word could reach (the byte loop above is slower
+    than memory)."""
+    acc = np.uint64(0)
+    for i in range(words.shape[0]):
+        acc ^= words[i]
+    out[0] = acc
+
+
+def as_words(flat: np.ndarray) -> np.ndarray:
+    """The whole 64-bit words of a C-contiguous batch, flattened (the tail
+    bytes past the last whole word left out)."""
+    raw = flat.reshape(-1)
+    return raw[: raw.size // 8 * 8].view(np.uint64)
 
 
 def numpy_rule(boards: np.ndarray) -> np.ndarray:
@@ -132,10 +150,16 @@ def ratio_rows(quick: bool) -> list[dict]:
         calls = {"validated": lambda: fp.is_solvable(boards), "check=False": lambda: fp.is_solvable(boards, check=False)}
         if m * n > 64:
             calls["validated, before (bitmask128)"] = lambda: fp.invariant(boards, method="bitmask128")
-        times, ratios = paired_seconds([lambda: _read_only(flat, sink), *calls.values()], repeats)
-        for what, t, r in zip(calls, times[1:], ratios[1:]):
+        words, word_sink = as_words(flat), np.empty(1, np.uint64)
+        times, ratios = paired_seconds([lambda: _read_only(flat, sink), lambda: _read_words(words, word_sink),
+                                        *calls.values()], repeats)  # fmt: skip
+        for what, t, r in zip(calls, times[2:], ratios[2:]):
             rows.append(row(FAMILY, f"ratio {m}x{n}: is_solvable {what}, {count:,} boards", count / t / 1e6,
                             "M boards/s", 1.0 / r, "read-only loop", note))
+        if m * n <= 25:  # the word-read bound, for the shapes the issue names
+            rows.append(row(FAMILY, f"ratio {m}x{n}: is_solvable validated vs 64-bit word read, {count:,} boards",
+                            count / times[2] / 1e6, "M boards/s", ratios[1] / ratios[2], "64-bit word read, one thread",
+                            note + f"; word read {count / times[1] / 1e6:,.0f} M boards/s"))
     return rows
 
 

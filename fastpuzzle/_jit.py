@@ -40,6 +40,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import threading
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("KMP_BLOCKTIME", "0")
@@ -210,3 +211,52 @@ def pjit(*args, **kwargs):
 def use_threads(n_cells: int) -> bool:
     """True when a batch of ``n_cells`` cells is worth the thread pool."""
     return n_cells >= PARALLEL_MIN_CELLS and numba.get_num_threads() > 1
+
+
+_POOL = None
+_POOL_LOCK = threading.Lock()
+_IN_POOL = threading.local()
+
+
+def _pool(threads: int):
+    """The shared thread pool (made on first use, remade when the thread count changes)."""
+    global _POOL
+    from concurrent.futures import ThreadPoolExecutor
+
+    with _POOL_LOCK:
+        if _POOL is None or _POOL._max_workers != threads:
+            if _POOL is not None:
+                _POOL.shutdown(wait=False)
+            _POOL = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="fastpuzzle",
+                                       initializer=setattr, initargs=(_IN_POOL, "active", True))
+        return _POOL
+
+
+def split_threads(work, n_items: int, *, align: int = 1) -> list:
+    """``[work(lo, hi), ...]`` over ``range(n_items)`` cut into one contiguous
+    part per Numba thread (part bounds multiples of ``align``), the parts run
+    on Python threads.
+
+    The kernels release the GIL (``nogil``), so a serial kernel run on parts
+    uses every core like a ``prange`` twin would, without compiling that twin
+    (a ``parallel=True`` kernel re-optimises all the code it calls: seconds on
+    a first run).  The caller's thread runs the first part, and every part
+    when there is one, or when the caller is itself one of the pool's threads.
+
+    Examples
+    --------
+    >>> split_threads(lambda lo, hi: hi - lo, 10, align=4)[0] % 4 == 0
+    True
+    >>> sum(split_threads(lambda lo, hi: hi - lo, 10, align=4))
+    10
+    """
+    threads = max(1, numba.get_num_threads())
+    per = -(-n_items // threads)
+    per = max(align, -(-per // align) * align)
+    bounds = [(lo, min(n_items, lo + per)) for lo in range(0, n_items, per)] or [(0, 0)]
+    if len(bounds) == 1 or getattr(_IN_POOL, "active", False):
+        return [work(lo, hi) for lo, hi in bounds]
+    pool = _pool(threads - 1)  # the caller's thread runs the first part
+    futures = [pool.submit(work, lo, hi) for lo, hi in bounds[1:]]
+    first = work(*bounds[0])
+    return [first] + [f.result() for f in futures]

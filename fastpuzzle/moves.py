@@ -410,7 +410,7 @@ def manhattan_table(goal) -> np.ndarray:
 # ------------------------------------------------------------------ the move automaton
 
 #: Longest move sequence :func:`move_automaton` compares by default.
-PRUNE_LENGTH = 10
+PRUNE_LENGTH = 14
 #: Start state of every automaton of :func:`move_automaton`.
 AUTOMATON_START = 0
 _STORED_AUTOMATON = pathlib.Path(__file__).resolve().parent / "data" / f"move_automaton_{PRUNE_LENGTH}.npy"
@@ -461,7 +461,7 @@ def move_automaton(max_length: int = PRUNE_LENGTH) -> np.ndarray:
     """
     max_length = _check_max_length(max_length)
     if max_length == PRUNE_LENGTH and _STORED_AUTOMATON.exists():
-        table = np.load(_STORED_AUTOMATON)  # built once (seconds), stored with the package; a test rebuilds it
+        table = np.load(_STORED_AUTOMATON)  # built once (two minutes), stored with the package; tests check it
         table.setflags(write=False)
         return table
     return build_move_automaton(max_length)

@@ -166,3 +166,28 @@ def test_threaded_and_serial_steps_agree():
         for x, y in zip(ra[:4], rb[:4]):
             assert (x == y).all()
         assert (ra[4]["action_mask"] == rb[4]["action_mask"]).all()
+
+
+@pytest.mark.parametrize("shape", [(2, 4), (3, 3)])
+def test_copies_stay_and_views_are_overwritten(shape):
+    """copy=True: arrays a step returned never change (kept or dropped); copy=False: the env's own arrays."""
+    m, n = shape
+    envs = [SlidingPuzzleVectorEnv(300, m, n, copy=c, max_steps=3, reward="manhattan") for c in (True, False)]
+    outs = [env.reset(seed=3) for env in envs]
+    kept = []
+    for t in range(7):
+        acts = envs[0].sample_actions()
+        assert (acts == envs[1].sample_actions()).all()
+        a, b = envs[0].step(acts), envs[1].step(acts)
+        for x, y in zip(a[:4], b[:4]):
+            assert (x == y).all()
+        assert (a[4]["action_mask"] == b[4]["action_mask"]).all()
+        if t % 2:  # keep every other result (and a view of one): the dropped ones may be reused
+            kept.append(tuple(np.array(x, copy=True) for x in (*a[:4], a[4]["action_mask"])) + (a[:4], a[4]))
+            kept[-1] += (a[0][:, 0],)
+    for *frozen, live, info, view in kept:
+        for x, y in zip(frozen, (*live, info["action_mask"])):
+            assert (x == y).all()
+        assert (view == frozen[0][:, 0]).all()
+    obs, *_ = envs[1].step(envs[1].sample_actions())
+    assert obs is envs[1].step(envs[1].sample_actions())[0]

@@ -509,3 +509,54 @@ def test_a_quick_database_of_an_older_format_is_rebuilt_on_use(tmp_path, monkeyp
         assert rebuild().name == "4-4"
         assert json.loads(meta_path.read_text())["format"] != 0
         meta_path.write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("m,n,partition", [(3, 3, [(1, 2, 3, 4), (5, 6, 7, 8)]), (4, 4, [(1, 2, 5, 6, 9), (3, 8, 15)]),
+                                           (5, 5, [(1, 7, 13, 19), (24, 20, 2)]), (3, 4, [(1, 6, 11, 4)])])  # fmt: skip
+def test_rank_step_equals_ranking_the_moved_board(m, n, partition, rng):
+    """The engine's rank step (one move's change of a placement's table index, on the
+    board and its reflection) equals ranking the board after the move from scratch."""
+    from fastpuzzle.search.pdb.heuristic import rank_step
+    from fastpuzzle.search.pdb.ranking import placement_weights, rank_placement
+    from fastpuzzle.moves import COL_STEP, ROW_STEP
+
+    n_cells = m * n
+    pattern_of = np.full(n_cells, -1, np.int64)
+    tile_weight = np.zeros(n_cells, np.int64)
+    for p, tiles in enumerate(partition):
+        pattern_of[list(tiles)] = p
+        tile_weight[list(tiles)] = placement_weights(n_cells, len(tiles))
+    square = m == n
+    cell_map = np.array([(c % n) * n + c // n if square else c for c in range(n_cells)], np.int64)
+    tile_map = np.arange(n_cells, dtype=np.int64)  # any relabelling works: the step reads the tiles it is shown
+    if square:
+        tile_map = rng.permutation(n_cells).astype(np.int64)
+        tile_map[tile_map == 0], tile_map[0] = tile_map[0], 0
+
+    def index(cells, p, r):
+        where = np.zeros(n_cells, np.int64)
+        for c in range(n_cells):
+            t = cells[c] if r == 0 else tile_map[cells[cell_map[c]]]
+            where[t] = c
+        tiles = partition[p]
+        return rank_placement(where[list(tiles)], len(tiles), placement_weights(n_cells, len(tiles)))
+
+    for _ in range(300):
+        cells = rng.permutation(n_cells).astype(np.int64)
+        blank = int(np.flatnonzero(cells == 0)[0])
+        for code in range(4):
+            r0, c0 = divmod(blank, n)
+            rr, cc = r0 + int(ROW_STEP[code]), c0 + int(COL_STEP[code])
+            if not (0 <= rr < m and 0 <= cc < n):
+                continue
+            src = rr * n + cc
+            moved = cells.copy()
+            moved[blank], moved[src] = moved[src], 0
+            for r in range(2 if square else 1):
+                t = cells[src] if r == 0 else tile_map[cells[src]]
+                p = pattern_of[t]
+                if p < 0:
+                    continue
+                x, y = (src, blank) if r == 0 else (cell_map[src], cell_map[blank])
+                step = rank_step(cells, x, y, t, p, r, pattern_of, tile_weight, cell_map, tile_map)
+                assert index(cells, p, r) + step == index(moved, p, r)

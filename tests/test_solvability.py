@@ -415,9 +415,10 @@ def test_lane_kernels_match_reference(rng, m, n):
     boards = random_boards(rng, m, n, count).astype(np.uint8)
     expected = [naive.invariant(b) for b in boards]
     flat = boards.reshape(count, m * n)
-    for kernel in (lane_kernels.lane_invariants, lane_kernels.lane_invariants_par):
+    for threads in (False, True):
         out = np.empty(count, np.uint8)
-        assert kernel(flat, lane_kernels.lane_words(flat), fp.boards.cell_colours(m, n), lane_kernels.lane_constants(m * n), out) == -1
+        assert lane_kernels.lane_invariants(flat, lane_kernels.lane_words(flat), fp.boards.cell_colours(m, n),
+                                            lane_kernels.lane_constants(m * n), out, threads=threads) == -1
         assert out.tolist() == expected
     assert fp.invariant(boards).tolist() == expected
     assert fp.invariant(boards, method="lanes").tolist() == expected
@@ -481,11 +482,13 @@ def test_lane_kernels_stay_in_bounds_on_garbage(rng, m, n):
     out = fp.is_solvable(boards, check=False)
     assert out.shape == (1300,) and out.dtype == np.bool_
     flat = boards.reshape(1300, m * n)
-    inv = np.empty(1300, np.uint8)
-    first_bad = lane_kernels.lane_invariants(flat, lane_kernels.lane_words(flat), fp.boards.cell_colours(m, n), lane_kernels.lane_constants(m * n), inv)
-    assert set(inv.tolist()) <= {0, 1}
     expected = next(i for i, b in enumerate(flat.tolist()) if sorted(b) != list(range(m * n)))
-    assert first_bad == expected
+    for threads in (False, True):  # threaded: the first bad board of the first part that has one
+        inv = np.empty(1300, np.uint8)
+        first_bad = lane_kernels.lane_invariants(flat, lane_kernels.lane_words(flat), fp.boards.cell_colours(m, n),
+                                                 lane_kernels.lane_constants(m * n), inv, threads=threads)
+        assert set(inv.tolist()) <= {0, 1}
+        assert first_bad == expected
 
 
 def test_lane_constants_reject_sizes():

@@ -106,13 +106,17 @@ def seq_rank(seq, k, fact, pop):
 @jit(inline="always")
 def seq_unrank(q, parity, k, fact, sel, seq):
     """Fill ``seq[0:k]`` with the tile order of index ``q`` and ``parity``."""
-    rem = 2 * q
+    # digit i of x = 2q is (x // fact[i]) mod (k - i) = Q_i - (k - i) Q_{i-1} with Q_i = x // fact[i]:
+    # every quotient is of x itself, so the divisions run side by side instead of in a chain
+    x = 2 * q
+    prev = 0
     free = (1 << k) - 1
     total = 0
     for i in range(k):
         if i < k - 2:
-            d = rem // fact[i]
-            rem -= d * fact[i]
+            quot = x // fact[i]
+            d = quot - (k - i) * prev
+            prev = quot
         elif i == k - 2:
             d = (parity - total) & 1
         else:
@@ -195,21 +199,26 @@ def _ranks_parallel(flat, label_of, N, k, fact, pop, row_parity, line, out, part
         _ranks_range(flat, label_of, N, k, fact, pop, row_parity, line, out, p * step, min(B, (p + 1) * step))
 
 
+@jit(inline="always")
+def unrank_board(r, tile_of, N, k, fact, sel, row_parity, seq, out, i):
+    """Write the board of rank ``r`` (goal's tile labels) to ``out[i]``; ``seq``: ``k`` cells of scratch."""
+    q = r // N
+    b = r - q * N
+    seq_unrank(q, row_parity[b], k, fact, sel, seq)
+    j = 0
+    for c in range(N):
+        if c == b:
+            out[i, c] = 0
+        else:
+            out[i, c] = tile_of[seq[j] + 1]
+            j += 1
+
+
 @jit
 def _boards_range(ranks, tile_of, N, k, fact, sel, row_parity, out, lo, hi):
     seq = np.zeros(max(k, 1), np.int64)
     for i in range(lo, hi):
-        r = ranks[i]
-        q = r // N
-        b = r - q * N
-        seq_unrank(q, row_parity[b], k, fact, sel, seq)
-        j = 0
-        for c in range(N):
-            if c == b:
-                out[i, c] = 0
-            else:
-                out[i, c] = tile_of[seq[j] + 1]
-                j += 1
+        unrank_board(ranks[i], tile_of, N, k, fact, sel, row_parity, seq, out, i)
 
 
 @pjit

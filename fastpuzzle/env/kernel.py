@@ -1,10 +1,16 @@
 """The compiled step of :class:`~fastpuzzle.env.SlidingPuzzleVectorEnv`: every board in one call.
 
-Each environment keeps, beside its board, the blank's cell, the number of
-tiles off their goal cell and the Manhattan distance; a move changes all
-three by the one tile it slides, so a step touches two cells and a few
-counters and "solved" is ``wrong == 0``.  The cells a move takes the blank to
-are :func:`fastpuzzle.steps.move_tables` (the move model's steps).
+Each environment keeps, beside its board, the blank's cell, the Manhattan
+distance to its goal and its step count; a move changes the distance by the
+one tile it slides (a read of the table ``md[home, cell]``, no division), a
+board is solved exactly when that distance is 0, so a step touches two
+cells and two counters.  One threaded call (``prange`` over blocks of
+boards) moves every board and writes the observations, rewards,
+terminated, truncated, the action mask (one 32-bit word per board: the four
+mask bytes of its blank's cell) and which boards end their episode, with a
+count per block so that Python learns whether any did without a pass of its
+own.  The cells a move takes the blank to are
+:func:`fastpuzzle.steps.move_tables` (the move model's steps).
 """
 
 from __future__ import annotations
@@ -13,106 +19,147 @@ import numpy as np
 from numba import prange
 
 from .._jit import jit, pjit
-from ..steps import kth_legal, legal_count
 
-__all__ = ["REWARD_CODES", "env_step", "env_step_serial", "env_refresh", "random_actions", "random_actions_parallel"]
+__all__ = ["REWARD_CODES", "StepTables", "env_step", "env_step_serial", "env_refresh", "random_actions",
+           "random_actions_parallel"]
 
 #: Reward names computed inside the kernel, by code.
 REWARD_CODES = {"step": 0, "sparse": 1, "manhattan": 2, "none": 3}
 
 
-@jit(inline="always")
-def _dist(a, b, n):
-    ra, ca = a // n, a - (a // n) * n
-    rb, cb = b // n, b - (b // n) * n
-    return abs(ra - rb) + abs(ca - cb)
+class StepTables:
+    """The read-only tables of one board shape the kernels read.
+
+    ``targets`` (int64 ``(N, 4)``): the cell each code takes the blank to,
+    -1 off the board; ``legal32`` (uint32 ``(N,)``): the four mask bytes of
+    each cell as one word; ``md`` (int16 ``(N, N)``): the Manhattan distance
+    between two cells; ``moves``/``counts``: each cell's legal codes in
+    ``U L R D`` order and how many there are (the random actions).
+    """
+
+    def __init__(self, m, n):
+        from ..steps import move_tables
+
+        self.targets, self.legal = move_tables(m, n)
+        N = m * n
+        self.legal32 = np.ascontiguousarray(self.legal).view(np.uint32).reshape(N).copy()
+        cells = np.arange(N)
+        r, c = cells // n, cells % n
+        self.md = (np.abs(r[:, None] - r[None, :]) + np.abs(c[:, None] - c[None, :])).astype(np.int16)
+        self.counts = self.legal.sum(axis=1).astype(np.uint64)
+        self.moves = np.zeros((N, 4), np.int64)
+        for z in range(N):
+            codes = np.flatnonzero(self.legal[z])
+            self.moves[z, : codes.size] = codes
 
 
 @jit(inline="always")
-def _one(b, flat, blanks, goal_where, per_env, actions, targets, legal_of_cell, n, skip, stay, reward_code,
-         wrong, manh, steps, max_steps, rewards, term, trunc, illegal, mask):
-    if skip[b]:  # autoreset on this step (next-step mode): the board was just reset
-        rewards[b] = 0.0
-        term[b] = False
-        trunc[b] = False
-        illegal[b] = False
+def _block(k, nblocks, B):
+    size = (B + nblocks - 1) // nblocks
+    lo = k * size
+    return lo, min(B, lo + size)
+
+
+@jit(inline="always")
+def _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env,
+                 reward_code, max_steps, out, rewards, term, trunc, illegal, mask32):
+    """Boards ``lo .. hi``: one step each (see the module notes); returns how many end their episode."""
+    N = flat.shape[1]
+    ended = 0
+    copy = out.shape[0] == flat.shape[0]
+    for b in range(lo, hi):
         z = blanks[b]
-        for k in range(4):
-            mask[b, k] = legal_of_cell[z, k]
-        return
-    g = np.int64(b) if per_env else np.int64(0)
-    z = blanks[b]
-    t = targets[z, actions[b]]
-    h_change = 0
-    if t < 0:
-        illegal[b] = True
-    else:
-        illegal[b] = False
-        tile = flat[b, t]
-        home = goal_where[g, tile]
-        wrong[b] += np.int64(home == t) - np.int64(home == z)
-        h_change = _dist(z, home, n) - _dist(t, home, n)
-        manh[b] += h_change
-        flat[b, z] = tile
-        flat[b, t] = 0
-        blanks[b] = t
-        z = t
-    steps[b] += 1
-    solved = wrong[b] == 0 and z == goal_where[g, 0]
-    term[b] = solved
-    trunc[b] = (not solved) and max_steps > 0 and steps[b] >= max_steps
-    if reward_code == 0:
-        rewards[b] = -1.0
-    elif reward_code == 1:
-        rewards[b] = 1.0 if solved else 0.0
-    elif reward_code == 2:
-        rewards[b] = -float(h_change)
-    else:
-        rewards[b] = 0.0
-    for k in range(4):
-        mask[b, k] = legal_of_cell[z, k]
+        if pending[b]:  # reset before this step (next-step autoreset): no move, reward 0
+            pending[b] = False
+            rewards[b] = 0.0
+            term[b] = False
+            trunc[b] = False
+            illegal[b] = False
+        else:
+            t = targets[z, actions[b]]
+            change = 0
+            if t < 0:
+                illegal[b] = True
+            else:
+                illegal[b] = False
+                tile = flat[b, t]
+                home = goal_where[b if per_env else 0, tile]
+                change = md[home, t] - md[home, z]  # the decrease in distance
+                manh[b] -= change
+                flat[b, z] = tile
+                flat[b, t] = 0
+                blanks[b] = t
+                z = t
+            s = steps[b] + 1
+            steps[b] = s
+            solved = manh[b] == 0
+            cut = (not solved) and max_steps > 0 and s >= max_steps
+            term[b] = solved
+            trunc[b] = cut
+            if solved or cut:
+                pending[b] = True
+                ended += 1
+            if reward_code == 0:
+                rewards[b] = -1.0
+            elif reward_code == 1:
+                rewards[b] = 1.0 if solved else 0.0
+            elif reward_code == 2:
+                rewards[b] = float(change)
+            else:
+                rewards[b] = 0.0
+        mask32[b] = legal32[z]
+        if copy:
+            for i in range(N):
+                out[b, i] = flat[b, i]
+    return ended
 
 
 @pjit
-def env_step(flat, blanks, goal_where, per_env, actions, targets, legal_of_cell, n, skip, stay, reward_code,
-             wrong, manh, steps, max_steps, rewards, term, trunc, illegal, mask):
-    """One step of every environment (threads); see the module notes."""
-    for b in prange(flat.shape[0]):
-        _one(b, flat, blanks, goal_where, per_env, actions, targets, legal_of_cell, n, skip, stay, reward_code,
-             wrong, manh, steps, max_steps, rewards, term, trunc, illegal, mask)
+def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env, reward_code,
+             max_steps, out, rewards, term, trunc, illegal, mask32, ended):
+    """One step of every environment, ``prange`` over the blocks of ``ended``
+    (``ended[k]``: how many boards of block ``k`` end their episode).
+
+    ``out`` receives the boards after the step (an empty array: it is not written)."""
+    B = flat.shape[0]
+    nblocks = ended.shape[0]
+    for k in prange(nblocks):
+        lo, hi = _block(k, nblocks, B)
+        ended[k] = _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, legal32, md,
+                                goal_where, per_env, reward_code, max_steps, out, rewards, term, trunc, illegal,
+                                mask32)
 
 
 @jit
-def env_step_serial(flat, blanks, goal_where, per_env, actions, targets, legal_of_cell, n, skip, stay, reward_code,
-                    wrong, manh, steps, max_steps, rewards, term, trunc, illegal, mask):
+def env_step_serial(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env,
+                    reward_code, max_steps, out, rewards, term, trunc, illegal, mask32, ended):
     """:func:`env_step` on one thread (small batches)."""
-    for b in range(flat.shape[0]):
-        _one(b, flat, blanks, goal_where, per_env, actions, targets, legal_of_cell, n, skip, stay, reward_code,
-             wrong, manh, steps, max_steps, rewards, term, trunc, illegal, mask)
+    B = flat.shape[0]
+    nblocks = ended.shape[0]
+    for k in range(nblocks):
+        lo, hi = _block(k, nblocks, B)
+        ended[k] = _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, legal32, md,
+                                goal_where, per_env, reward_code, max_steps, out, rewards, term, trunc, illegal,
+                                mask32)
 
 
 @jit
-def env_refresh(flat, idx, goal_where, per_env, n, legal_of_cell, blanks, wrong, manh, steps, mask):
+def env_refresh(flat, idx, goal_where, per_env, md, legal32, blanks, manh, steps, mask32):
     """Recompute the counters of the environments ``idx`` after their boards were replaced."""
     N = flat.shape[1]
     for i in range(idx.shape[0]):
         b = idx[i]
         g = np.int64(b) if per_env else np.int64(0)
-        w = 0
         h = 0
         for c in range(N):
             tile = flat[b, c]
             if tile == 0:
                 blanks[b] = c
             else:
-                home = goal_where[g, tile]
-                w += home != c
-                h += _dist(c, home, n)
-        wrong[b] = w
+                h += md[goal_where[g, tile], c]
         manh[b] = h
         steps[b] = 0
-        for k in range(4):
-            mask[b, k] = legal_of_cell[blanks[b], k]
+        mask32[b] = legal32[blanks[b]]
 
 
 @jit(inline="always")
@@ -124,26 +171,27 @@ def _mix(x):
 
 
 @jit(inline="always")
-def _random_one(b, blanks, targets, base, out):
-    r = _mix(base + np.uint64(b) * np.uint64(0xD1B54A32D192ED03))
-    z = blanks[b]
-    count = legal_count(targets, z)
-    pick = np.int64(((r >> np.uint64(32)) * np.uint64(count)) >> np.uint64(32))  # multiply-shift: no division
-    out[b] = kth_legal(targets, z, pick)
+def _random_block(lo, hi, blanks, moves, counts, base, out):
+    for b in range(lo, hi):
+        r = _mix(base + np.uint64(b) * np.uint64(0xD1B54A32D192ED03))
+        z = blanks[b]
+        pick = ((r >> np.uint64(32)) * counts[z]) >> np.uint64(32)  # multiply-shift: no division
+        out[b] = moves[z, pick]
 
 
 @jit
-def random_actions(blanks, targets, key, counter, out):
+def random_actions(blanks, moves, counts, key, counter, out):
     """``out[b]``: a move uniform among the legal ones of environment ``b``,
     from the counter-based stream ``(key, counter, b)`` (the same on any thread count)."""
     base = np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
-    for b in range(blanks.shape[0]):
-        _random_one(b, blanks, targets, base, out)
+    _random_block(0, blanks.shape[0], blanks, moves, counts, base, out)
 
 
 @pjit
-def random_actions_parallel(blanks, targets, key, counter, out):
-    """:func:`random_actions` on the threads (the same moves)."""
+def random_actions_parallel(blanks, moves, counts, key, counter, nblocks, out):
+    """:func:`random_actions` on the threads, ``prange`` over ``nblocks`` blocks (the same moves)."""
     base = np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
-    for b in prange(blanks.shape[0]):
-        _random_one(b, blanks, targets, base, out)
+    B = blanks.shape[0]
+    for k in prange(nblocks):
+        lo, hi = _block(k, nblocks, B)
+        _random_block(lo, hi, blanks, moves, counts, base, out)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..errors import OptionError
-from ..steps import move_tables
-from .kernel import env_refresh, env_step, env_step_serial, random_actions, random_actions_parallel
+from .kernel import StepTables, env_refresh, env_step, env_step_serial, random_actions, random_actions_parallel
 from .options import EnvOptions, board_text
 
 __all__ = ["SlidingPuzzleVectorEnv"]
@@ -16,6 +17,17 @@ __all__ = ["SlidingPuzzleVectorEnv"]
 _MODES = {mode.value: mode for mode in AutoresetMode}
 #: Batches of at least this many boards step on the threaded kernels.
 PARALLEL_MIN_ENVS = 256
+#: Sets of step outputs kept for reuse with ``copy=True`` (:meth:`SlidingPuzzleVectorEnv._fresh_outputs`).
+POOL_SIZE = 3
+
+
+def _refs(arrays):
+    """The most references any of ``arrays`` has (the pool's tuple and this call's own count too)."""
+    return max(sys.getrefcount(a) for a in arrays)
+
+
+#: What :func:`_refs` says of arrays only a pool holds (measured, not assumed: interpreters count differently).
+_FREE_REFS = _refs([(np.empty(1),)][0])
 
 
 class SlidingPuzzleVectorEnv(VectorEnv):
@@ -49,8 +61,10 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         ``info["_final_obs"]``), or ``"Disabled"`` (call ``reset(options=
         {"reset_mask": mask})`` yourself).
     copy : bool
-        Return copies of the boards (default); False returns the array the
-        next step overwrites.
+        True (the default): every array a step or reset returns is new.
+        False: the observations, rewards, terminated, truncated and the
+        action mask are the environment's own arrays, which the next step
+        overwrites (no allocation and no copy a step).
 
     Observations are the boards ``(num_envs, m, n)``; actions the move
     codes ``0..3`` (``U L R D``, the blank's direction); ``info["action_mask"]``
@@ -87,29 +101,53 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, B)
         self.action_space = batch_space(self.single_action_space, B)
         N = opts.m * opts.n
-        self._targets, self._legal = move_tables(opts.m, opts.n)
+        self._tables = tables = StepTables(opts.m, opts.n)
+        self._targets = tables.targets
         self._boards = np.zeros((B, opts.m, opts.n), opts.dtype)
         self._flat = self._boards.reshape(B, N)
         self._per_env = opts.curriculum.random_goal
         self._goals = np.broadcast_to(opts.curriculum.goal, (B, opts.m, opts.n)).copy() if self._per_env else None
         self._goal_where = np.empty((B if self._per_env else 1, N), np.int64)
         self._set_goal_where(np.arange(self._goal_where.shape[0]), opts.curriculum.goal.reshape(1, N))
-        self._blanks = np.zeros(B, np.int64)
-        self._wrong = np.zeros(B, np.int64)
-        self._manh = np.zeros(B, np.int64)
+        self._blanks = np.zeros(B, np.int16)
+        self._manh = np.zeros(B, np.int16)
         self._steps = np.zeros(B, np.int64)
-        self._rewards = np.zeros(B, np.float64)
-        self._term = np.zeros(B, np.bool_)
-        self._trunc = np.zeros(B, np.bool_)
-        self._illegal = np.zeros(B, np.bool_)
-        self._mask = np.zeros((B, 4), np.bool_)
-        self._pending = np.zeros(B, np.bool_)  # boards to reset on the next step
+        self._pending = np.zeros(B, np.bool_)  # boards that ended their episode: reset before the next step
+        self._any_pending = False
+        # the env's own outputs (copy=False returns them; copy=True writes fresh arrays each step)
+        self._out = self._new_outputs()
+        self._pool = []
         self._table = opts.distance_table() if opts.exact_reward else None
         self._dist = np.zeros(B, np.int64)
         self._counter = 0
-        # the threaded kernels from a few hundred boards: they also compile to a much tighter loop than
-        # the serial ones (about 5 against 70 ns of CPU a board-step, measured on 4x4)
+        # the threaded kernels from a few hundred boards, over blocks of a few thousand boards
         self._parallel = B >= PARALLEL_MIN_ENVS
+        self._ended = np.zeros(max(1, min(256, B // 2048)) if self._parallel else 1, np.int64)
+        self._no_obs = np.empty((0, N), opts.dtype)
+
+    def _new_outputs(self):
+        """``(rewards, terminated, truncated, illegal, mask)``, uninitialised."""
+        B = self.num_envs
+        return (np.empty(B, np.float64), np.zeros(B, np.bool_), np.zeros(B, np.bool_), np.zeros(B, np.bool_),
+                np.zeros((B, 4), np.bool_))
+
+    def _fresh_outputs(self):
+        """``(obs, rewards, terminated, truncated, illegal, mask)`` for a step with ``copy=True``.
+
+        A set of arrays an earlier step returned is used again once nothing
+        but this pool refers to it (the caller dropped the arrays and every
+        view of them: a view holds its base): a few megabytes allocated a
+        step come back from the allocator as fresh pages, and their page
+        faults cost more than the step itself (measured: 2.1 against 0.7 ms
+        of CPU a step of 100,000 4x4 boards).
+        """
+        for arrays in self._pool:
+            if _refs(arrays) <= _FREE_REFS:
+                return arrays
+        arrays = (np.empty_like(self._boards), *self._new_outputs())
+        if len(self._pool) < POOL_SIZE:
+            self._pool.append(arrays)
+        return arrays
 
     # ------------------------------------------------------------------ state
 
@@ -118,8 +156,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         cells = np.broadcast_to(np.arange(N), goals.shape)
         self._goal_where[rows[:, None], goals.astype(np.int64)] = cells
 
-    def _reset_envs(self, idx):
-        """Draw new boards (and goals) for the environments ``idx`` and refresh their counters."""
+    def _reset_envs(self, idx, mask):
+        """Draw new boards (and goals) for the environments ``idx`` and refresh their counters and ``mask``."""
         if idx.size == 0:
             return
         boards, goals = self.options.curriculum.draw(idx.size, self.np_random)
@@ -127,20 +165,17 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         if goals is not None:
             self._goals[idx] = goals
             self._set_goal_where(idx, goals.reshape(idx.size, -1))
-        env_refresh(self._flat, idx.astype(np.int64), self._goal_where, self._per_env, self.options.n, self._legal,
-                    self._blanks, self._wrong, self._manh, self._steps, self._mask)
+        t = self._tables
+        env_refresh(self._flat, idx.astype(np.int64), self._goal_where, self._per_env, t.md, t.legal32,
+                    self._blanks, self._manh, self._steps, mask.view(np.uint32).reshape(-1))
         if self._table is not None:
             self._dist[idx] = self._table.depths[self._table.space.ranks(self._flat[idx])]
 
-    def _info(self):
-        info = {"action_mask": self._mask.copy() if self.options.copy else self._mask,
-                "illegal": self._illegal.copy()}
+    def _info(self, mask, illegal):
+        info = {"action_mask": mask, "illegal": illegal}
         if self._per_env:
             info["goal"] = self._goals.copy()
         return info
-
-    def _obs(self):
-        return self._boards.copy() if self.options.copy else self._boards
 
     # ------------------------------------------------------------------ the API
 
@@ -163,55 +198,80 @@ class SlidingPuzzleVectorEnv(VectorEnv):
             if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
                 raise ValueError(f"reset_mask must be a boolean array of shape ({self.num_envs},)")
             idx = np.flatnonzero(mask)
-        self._reset_envs(idx)
+        _, _, _, illegal, action_mask = self._out
+        self._reset_envs(idx, action_mask)
         self._pending[idx] = False
-        self._illegal[idx] = False
-        return self._obs(), self._info()
+        self._any_pending = bool(self._pending.any())
+        # a reset moves no board: nothing is illegal, the mask is every board's (reset or not)
+        illegal[:] = False
+        action_mask[:] = self._tables.legal[self._blanks]
+        if self.options.copy:
+            return self._boards.copy(), self._info(action_mask.copy(), illegal.copy())
+        return self._boards, self._info(action_mask, illegal)
 
-    def step(self, actions):
-        """Move every board by its action; returns ``(obs, rewards, terminated, truncated, info)``."""
+    def _check_actions(self, actions):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.num_envs} integer move codes 0..3, got {actions.dtype} {actions.shape}")
-        if actions.size and (actions.min() < 0 or actions.max() > 3):
+        if not actions.flags.c_contiguous:
+            actions = np.ascontiguousarray(actions)
+        # one pass: a negative code read as unsigned is past 3 too
+        if actions.size and actions.view(actions.dtype.str.replace("i", "u")).max() > 3:
             raise ValueError("actions are move codes 0..3 (U, L, R, D)")
-        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
-            skip = self._pending
-            idx = np.flatnonzero(skip)
-            self._reset_envs(idx)
+        return actions
+
+    def step(self, actions):
+        """Move every board by its action; returns ``(obs, rewards, terminated, truncated, info)``.
+
+        With ``copy=True`` (the default) every array returned is new; with
+        ``copy=False`` they are the environment's own, overwritten by the next step.
+        """
+        actions = self._check_actions(actions)
+        opts = self.options
+        copy = opts.copy
+        if copy:
+            obs, rewards, term, trunc, illegal, mask = self._fresh_outputs()
         else:
-            if self.autoreset_mode == AutoresetMode.DISABLED and self._pending.any():
+            obs = self._boards
+            rewards, term, trunc, illegal, mask = self._out
+        mask32 = mask.view(np.uint32).reshape(-1)
+        if self._any_pending:
+            if self.autoreset_mode == AutoresetMode.DISABLED:
                 raise ValueError("some boards ended their episode: reset them first (autoreset is disabled)")
-            skip = np.zeros(self.num_envs, np.bool_) if not self._pending.any() else self._pending
-        if not self.options.stay:
-            bad = np.flatnonzero(~skip & (self._targets[self._blanks, actions] < 0))
+            self._reset_envs(np.flatnonzero(self._pending), mask)
+        if not opts.stay:
+            bad = np.flatnonzero(~self._pending & (self._targets[self._blanks, actions] < 0))
             if bad.size:
                 raise ValueError(f"action {int(actions[bad[0]])} of board {int(bad[0])} takes the blank off the board")
-        fn = self.options.reward_fn
+        fn = opts.reward_fn
+        skip = self._pending.copy() if (fn is not None or self._table is not None) and self._any_pending else None
         previous = self._boards.copy() if fn is not None else None
+        t = self._tables
         kernel = env_step if self._parallel else env_step_serial
-        kernel(self._flat, self._blanks, self._goal_where, self._per_env, np.ascontiguousarray(actions, np.int64),
-               self._targets, self._legal, self.options.n, skip, self.options.stay, self.options.reward_code,
-               self._wrong, self._manh, self._steps, self.options.max_steps, self._rewards, self._term, self._trunc,
-               self._illegal, self._mask)
+        kernel(self._flat, self._blanks, self._manh, self._steps, self._pending, actions, t.targets, t.legal32, t.md,
+               self._goal_where, self._per_env, opts.reward_code, opts.max_steps,
+               obs.reshape(self.num_envs, -1) if copy else self._no_obs, rewards, term, trunc, illegal, mask32,
+               self._ended)
+        self._any_pending = bool(self._ended.any())
         if self._table is not None:
             new = np.asarray(self._table.depths[self._table.space.ranks(self._flat)], np.int64)
-            self._rewards[:] = np.where(skip, 0.0, self._dist - new)
+            rewards[:] = self._dist - new
             self._dist = new
         if fn is not None:
-            self._rewards[:] = np.where(skip, 0.0, np.asarray(fn(previous, actions, self._boards.copy(), self._term),
-                                                             np.float64))
-        self._pending = self._term | self._trunc
-        info = self._info()
-        if self.autoreset_mode == AutoresetMode.SAME_STEP and self._pending.any():
-            info["final_obs"] = self._boards.copy()
-            info["_final_obs"] = self._pending.copy()
-            self._reset_envs(np.flatnonzero(self._pending))
+            rewards[:] = np.asarray(fn(previous, actions, self._boards.copy(), term.copy()), np.float64)
+        if skip is not None:
+            rewards[skip] = 0.0
+        info = self._info(mask, illegal)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP and self._any_pending:
+            ended = self._pending.copy()
+            info["final_obs"] = obs.copy() if copy else self._boards.copy()
+            info["_final_obs"] = ended
+            self._reset_envs(np.flatnonzero(ended), mask)
             self._pending[:] = False
-            info["action_mask"] = self._mask.copy()
-            if self._per_env:
-                info["goal"] = self._goals.copy()
-        return self._obs(), self._rewards.copy(), self._term.copy(), self._trunc.copy(), info
+            self._any_pending = False
+            if copy:
+                obs[ended] = self._boards[ended]
+        return obs, rewards, term, trunc, info
 
     def sample_actions(self):
         """A move per board, uniform among its legal moves, from the environment's random stream."""
@@ -219,8 +279,12 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         if self._counter == 0:
             self._key = int(self.np_random.integers(0, 1 << 63))
         self._counter += 1
-        (random_actions_parallel if self._parallel else random_actions)(self._blanks, self._targets, self._key,
-                                                                        self._counter, out)
+        t = self._tables
+        if self._parallel:
+            random_actions_parallel(self._blanks, t.moves, t.counts, self._key, self._counter, self._ended.shape[0],
+                                    out)
+        else:
+            random_actions(self._blanks, t.moves, t.counts, self._key, self._counter, out)
         return out
 
     def render(self):

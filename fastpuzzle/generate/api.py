@@ -28,14 +28,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import options
-from .._jit import use_threads
+from .._jit import split_threads, use_threads
 from ..boards import as_goal, board_dtype, check_shape
 from ..interrupt import interruptible
 from ..memory import check_allocation
 from ..moves import MOVE_BYTES
 from .random_kernels import (
-    PLAIN_PERMUTATIONS, REACHABLE_ONLY, line_parallel, line_serial, scramble_parallel, scramble_serial,
-    shuffle_parallel, shuffle_serial,
+    PLAIN_PERMUTATIONS, REACHABLE_ONLY, line_serial, scramble_serial, shuffle_serial,
 )  # fmt: skip
 
 __all__ = ["random_solvable", "scramble", "random_permutations", "seed_key", "block_boards"]
@@ -126,6 +125,21 @@ def prepare_shape_goal(m, n, goal, count=1):
     return m, n, np.ascontiguousarray(g.ravel())
 
 
+def _by_blocks(kernel, out, codes, bsize, first_block, threads):
+    """``kernel(out_part, codes_part, first_block_of_part)`` on whole blocks of
+    ``out`` (and of ``codes`` unless it is None or empty), on threads when
+    ``threads``: block ``b`` keeps its stream whatever the split."""
+
+    def part(lo, hi):
+        c = codes if codes is None or codes.shape[0] == 0 else codes[lo:hi]
+        kernel(out[lo:hi], c, first_block + lo // bsize)
+
+    if threads:
+        split_threads(part, out.shape[0], align=bsize)
+    else:
+        part(0, out.shape[0])
+
+
 def fill_random(out, goal_flat, m, n, key, first_block, fix):
     """Fill ``out`` (B, N) with blocks ``first_block ...`` of the stream ``key``
     (arguments already validated; the Dask twin calls this per chunk)."""
@@ -137,12 +151,13 @@ def fill_random(out, goal_flat, m, n, key, first_block, fix):
     par = use_threads(B * N) and B > bsize
     if fix and (m == 1 or n == 1):
         tiles = goal_flat[goal_flat != 0].copy()
-        (line_parallel if par else line_serial)(out, tiles, bsize, first_block, k0, k1)
+        _by_blocks(lambda o, _, b: line_serial(o, tiles, bsize, b, k0, k1), out, None, bsize, first_block, par)
         return out
     gb = int(np.flatnonzero(goal_flat == 0)[0])
     gr, gc = gb // n, gb % n
-    kern = shuffle_parallel if par else shuffle_serial
-    kern(out, goal_flat, bsize, first_block, k0, k1, REACHABLE_ONLY if fix else PLAIN_PERMUTATIONS, m, n, gr, gc)
+    fix_code = REACHABLE_ONLY if fix else PLAIN_PERMUTATIONS
+    _by_blocks(lambda o, _, b: shuffle_serial(o, goal_flat, bsize, b, k0, k1, fix_code, m, n, gr, gc),
+               out, None, bsize, first_block, par)
     return out
 
 
@@ -249,9 +264,9 @@ def _fill_scramble(out, codes, walk_length, goal_flat, m, n, key, first_block):
     bsize = block_boards(m, n)
     par = use_threads(B * max(N, walk_length)) and B > bsize
     gb = int(np.flatnonzero(goal_flat == 0)[0])
-    kernel = scramble_parallel if par else scramble_serial
     with interruptible(B * walk_length >= 1 << 16):  # long walks: SIGINT/SIGTERM stop the kernel
-        kernel(out, codes, walk_length, goal_flat, bsize, first_block, k0, k1, m, n, gb)
+        _by_blocks(lambda o, c, b: scramble_serial(o, c, walk_length, goal_flat, bsize, b, k0, k1, m, n, gb),
+                   out, codes, bsize, first_block, par)
 
 
 def _no_walks():

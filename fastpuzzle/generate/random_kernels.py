@@ -4,17 +4,17 @@ goals and walk the blank.
 
 Block ``k`` of a batch gets its own stream, seeded by hashing the 128-bit key
 of the user's seed together with ``k`` (:func:`stream_state`), so results do
-not depend on the thread count.  The entry points (``*_serial`` and their
-``prange`` twins ``*_parallel``) fill a batch block by block; their callers in
-:mod:`fastpuzzle.generate` check every argument first.
+not depend on the thread count.  The entry points (``*_serial``) fill a
+batch block by block; their callers in :mod:`fastpuzzle.generate` check every
+argument first, and run them on threads over whole blocks
+(:func:`fastpuzzle._jit.split_threads`: no ``prange`` twin to compile).
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from .._jit import jit, pjit
+from .._jit import jit
 from ..interrupt import stop_requested
 from ..moves import step_cell, undo_code
 
@@ -177,27 +177,11 @@ def shuffle_serial(out, goal_flat, bsize, first_block, k0, k1, fix, m, n, gr, gc
         _shuffle_block(out, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, fix, m, n, gr, gc)
 
 
-@pjit
-def shuffle_parallel(out, goal_flat, bsize, first_block, k0, k1, fix, m, n, gr, gc):
-    B = out.shape[0]
-    nblocks = (B + bsize - 1) // bsize
-    for k in numba.prange(nblocks):
-        _shuffle_block(out, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, fix, m, n, gr, gc)
-
-
 @jit
 def line_serial(out, tiles, bsize, first_block, k0, k1):
     B = out.shape[0]
     nblocks = (B + bsize - 1) // bsize
     for k in range(nblocks):
-        _line_block(out, tiles, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k)
-
-
-@pjit
-def line_parallel(out, tiles, bsize, first_block, k0, k1):
-    B = out.shape[0]
-    nblocks = (B + bsize - 1) // bsize
-    for k in numba.prange(nblocks):
         _line_block(out, tiles, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k)
 
 
@@ -268,16 +252,6 @@ def scramble_serial(out, codes, walk_length, goal_flat, bsize, first_block, k0, 
     B = out.shape[0]
     nblocks = (B + bsize - 1) // bsize
     for k in range(nblocks):
-        _scramble_block(
-            out, codes, walk_length, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, m, n, gblank
-        )
-
-
-@pjit
-def scramble_parallel(out, codes, walk_length, goal_flat, bsize, first_block, k0, k1, m, n, gblank):
-    B = out.shape[0]
-    nblocks = (B + bsize - 1) // bsize
-    for k in numba.prange(nblocks):
         _scramble_block(
             out, codes, walk_length, goal_flat, k * bsize, min(B, (k + 1) * bsize), k0, k1, first_block + k, m, n, gblank
         )

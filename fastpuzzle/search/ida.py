@@ -45,6 +45,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .._jit import jit
+from ..boards import board_dtype
 from ..interrupt import pending, stop_requested
 from ..memory import check_allocation
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
@@ -53,8 +54,7 @@ from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
     lc_new_state, lc_start, line_conflict_penalty, search_tables,
 )  # fmt: skip
-from .pdb.heuristic import pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start
-from .pdb.ranking import rank_placement
+from .pdb.heuristic import pdb_children, pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start
 
 
 __all__ = [
@@ -114,9 +114,9 @@ def _pdb_state(n_cells, pdb_tables):
 def _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state):
     if pdb_tables is not None:
         data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_tables
-        pos, rpos, values, sums, buf = pdb_state
+        pos, rpos, values, sums, buf, at, tile_weight = pdb_state
         return pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect,
-                         pos, rpos, values, sums, buf)  # fmt: skip
+                         pos, rpos, values, sums, buf, at, tile_weight)  # fmt: skip
     if lc_tables is not None:
         move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
         line_codes, line_penalty, seq = lc_state
@@ -180,10 +180,10 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     """
     # Unpacked once here: the loop below sees plain arrays only.
     succ_count, succ_packed, automaton = successors
-    stack_blank, stack_h, stack_next, stack_state, undo = stack
+    stack_blank, stack_h, stack_next, stack_state, undo, child_at = stack
     if pdb_tables is not None:
         data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_tables
-        pos, rpos, values, sums, buf = pdb_state
+        pos, rpos, values, sums, buf, at, tile_weight = pdb_state
     if lc_tables is not None:
         move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
         line_codes, line_penalty, seq = lc_state
@@ -205,6 +205,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     first = (blank * 5 + NO_PREVIOUS) * 4
     count = succ_count[blank * 5 + NO_PREVIOUS]
     state = AUTOMATON_START  # the move automaton's state at this node
+    if pdb_tables is not None:
+        pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, pattern_of, cell_map,
+                     tile_map, reflect, at, tile_weight, child_at)  # fmt: skip
     k = 0
     while True:
         if k < count:
@@ -217,32 +220,21 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             src = packed >> 2
             tile = np.int64(cells[as_unsigned(src)])
             # --- child: h after the move, and what push needs (aux1, aux2)
-            if pdb_tables is not None:  # pdb_child
+            if pdb_tables is not None:  # pdb_child: the entries pdb_children asked for on entering the node
                 h = sums[0]
                 aux1 = -1  # new value of the tile's pattern
-                p = pattern_of[as_unsigned(tile)]
-                if p >= 0:
-                    home = pos[as_unsigned(tile)]
-                    pos[as_unsigned(tile)] = blank  # looked up in place, put back below
-                    for i in range(sizes[p]):
-                        buf[i] = pos[tiles[p, i]]
-                    pos[as_unsigned(tile)] = home
-                    aux1 = np.int64(data[offsets[p] + rank_placement(buf, sizes[p], weights[p])])
-                    h += aux1 - values[0, p]
-                aux2 = -1  # new value of the reflected tile's pattern, looked up only where it can matter:
+                at1 = child_at[as_unsigned(depth), as_unsigned(2 * k - 2)]
+                if at1 >= 0:
+                    aux1 = np.int64(data[as_unsigned(at1)])
+                    h += aux1 - values[0, pattern_of[as_unsigned(tile)]]
+                aux2 = -1  # new value of the reflected tile's pattern, read only where it can matter:
+                at2 = child_at[as_unsigned(depth), as_unsigned(2 * k - 1)]
                 h_weighted = (h * weight) >> WEIGHT_SHIFT  # the child is not pruned yet, or its f may lower next_threshold
                 if reflect and (h_weighted <= room or depth + 1 + h_weighted < next_threshold):
                     h_reflected = sums[1]
-                    reflected = tile_map[as_unsigned(tile)]
-                    p = pattern_of[as_unsigned(reflected)]
-                    if p >= 0:
-                        home = rpos[as_unsigned(reflected)]
-                        rpos[as_unsigned(reflected)] = cell_map[as_unsigned(blank)]
-                        for i in range(sizes[p]):
-                            buf[i] = rpos[tiles[p, i]]
-                        rpos[as_unsigned(reflected)] = home
-                        aux2 = np.int64(data[offsets[p] + rank_placement(buf, sizes[p], weights[p])])
-                        h_reflected += aux2 - values[1, p]
+                    if at2 >= 0:
+                        aux2 = np.int64(data[as_unsigned(at2)])
+                        h_reflected += aux2 - values[1, pattern_of[as_unsigned(tile_map[as_unsigned(tile)])]]
                     if h_reflected > h:
                         h = h_reflected
             if lc_tables is not None:  # lc_child
@@ -287,7 +279,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             cells[as_unsigned(src)] = 0
             # --- push: make the move in the heuristic's state
             if pdb_tables is not None:
-                pdb_push(tile, blank, depth, aux1, aux2, pattern_of, cell_map, tile_map, pos, rpos, values, sums, undo)
+                pdb_push(tile, blank, depth, aux1, aux2, at1, at2, pattern_of, cell_map, tile_map, pos, rpos, values,
+                         sums, at, undo)  # fmt: skip
             if lc_tables is not None and kind != KIND_MANHATTAN:
                 _lc_push(tile, blank, op, depth, aux1, aux2, kind, no_line, tile_shift, along_line, along_delta,
                          line_codes, line_penalty, undo)  # fmt: skip
@@ -303,6 +296,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             h_node = h
             first = (src * 5 + op) * 4
             count = succ_count[as_unsigned(src * 5 + op)]
+            if pdb_tables is not None:
+                pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, pattern_of,
+                             cell_map, tile_map, reflect, at, tile_weight, child_at)  # fmt: skip
             k = 0
         else:
             if depth == 0:
@@ -326,7 +322,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             cells[as_unsigned(blank)] = 0
             # --- pop: undo the move in the heuristic's state
             if pdb_tables is not None:
-                pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, undo)
+                pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, at, undo)
             if lc_tables is not None and kind != KIND_MANHATTAN:
                 _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
                         line_codes, line_penalty, undo)  # fmt: skip
@@ -366,7 +362,8 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_t
     if threshold < h0_weighted:
         threshold = h0_weighted
     stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),
-             np.empty(capacity + 1, np.int64), np.zeros((capacity + 1, 2), np.int64))  # fmt: skip
+             np.empty(capacity + 1, np.int64), np.zeros((capacity + 1, 4), np.int64),
+             np.empty((capacity + 1, 8), np.int64))  # fmt: skip
     budget = max_nodes if max_nodes > 0 else _NO_LIMIT
     while True:
         info[2] = threshold
@@ -405,8 +402,10 @@ def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tab
     for i in range(flat.shape[0]):
         t0 = clock()
         deadline = t0 + time_limit if time_limit > 0.0 else 0.0
+        # int64 values, not the literals: Numba would compile ida_kernel and
+        # _iteration again for them (seconds on a first run)
         status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
-                            0, 0, max_nodes, deadline, path, info, WEIGHT_ONE)  # fmt: skip
+                            np.int64(0), np.int64(0), max_nodes, deadline, path, info, np.int64(WEIGHT_ONE))  # fmt: skip
         out_status[i] = status
         out_nodes[i] = info[0]
         length = info[1] if status == STATUS_FOUND else 0
@@ -464,7 +463,9 @@ class Heuristic:
     def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH,
                  order=None, metric="stm"):  # fmt: skip
         self.m, self.n, self.name = m, n, name
-        self.goal = np.ascontiguousarray(goal.ravel())
+        # the dtype of the boards the engine gets, whatever the caller's:
+        # one compiled engine, not one per goal dtype (seconds on a first run)
+        self.goal = np.ascontiguousarray(goal.ravel(), dtype=board_dtype(m * n))
         self.mtm_tables = None
         if metric == "mtm":
             prune_length = 2
@@ -498,8 +499,8 @@ class Heuristic:
 
 
 #: Bytes per move of the search's depth: the path (one byte) and the kernel's
-#: stack (four int64 and a pair per level).
-STACK_BYTES = 1 + 6 * 8
+#: stack (four int64, four undo slots and the eight table indexes of the children per level).
+STACK_BYTES = 1 + 16 * 8
 
 
 def initial_capacity(m: int, n: int) -> int:

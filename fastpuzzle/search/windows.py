@@ -37,13 +37,17 @@ def _trajectory(cells, m, n, codes, out):
     for i in range(m * n):
         if board[i] == 0:
             blank = i
-    out[0] = board
+    # rows copied cell by cell: an array assignment pulls in Numba's
+    # shape-mismatch message (string formatting, a second of compiling)
+    for i in range(m * n):
+        out[0, i] = board[i]
     for k in range(codes.shape[0]):
         target = blank + step_offset(codes[k], n)
         board[blank] = board[target]
         board[target] = 0
         blank = target
-        out[k + 1] = board
+        for i in range(m * n):
+            out[k + 1, i] = board[i]
 
 
 def trajectory(cells: np.ndarray, m: int, n: int, codes: np.ndarray) -> np.ndarray:

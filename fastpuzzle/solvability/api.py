@@ -22,7 +22,7 @@ from . import inversion_kernels as _inv
 from .._jit import use_threads
 from ..boards import as_boards, as_goal, board_dtype, cell_colours, goal_board
 from .cycle_kernels import batch_invariant_cycles_checked, batch_invariant_cycles_checked_par
-from .lane_kernels import MAX_LANE_CELLS, lane_constants, lane_invariants, lane_invariants_par, lane_words
+from .lane_kernels import MAX_LANE_CELLS, lane_constants, lane_invariants, lane_words
 
 __all__ = ["inversions", "invariant", "is_solvable", "reachable"]
 
@@ -114,8 +114,8 @@ def _lane_invariants(batch: np.ndarray) -> tuple[np.ndarray, int]:
     m, n = batch.shape[1:]
     flat = _flat(batch)
     out = np.empty(batch.shape[0], np.uint8)
-    kernel = lane_invariants_par if use_threads(flat.size) else lane_invariants
-    bad = kernel(flat, lane_words(flat), _colour(m, n), lane_constants(m * n), out)
+    bad = lane_invariants(flat, lane_words(flat), _colour(m, n), lane_constants(m * n), out,
+                          threads=use_threads(flat.size))
     return out, int(bad)
 
 

@@ -31,12 +31,10 @@ arrays.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
-
-from .._jit import jit, pjit
+from .._jit import jit, split_threads
 from .inversion_kernels import parity64
 
-__all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_words", "lane_invariants", "lane_invariants_par"]
+__all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_words", "lane_range", "lane_invariants"]
 
 #: Boards per block: the transposed block (cells x boards bytes) and the
 #: three state arrays stay in L1.
@@ -287,9 +285,18 @@ def _lane_block(flat, words, lo, hi, colour, cells_w, seen, seen_hi, acc, low, c
 
 
 @jit
-def _lane_range(flat, words, colour, consts, out, lo, hi):
-    """Blocks of ``flat[lo:hi]`` with one set of scratch buffers; returns the
-    first board that is not a permutation, or -1."""
+def lane_range(flat, words, colour, consts, out, lo, hi):
+    """Invariant of boards ``lo..hi-1`` of ``flat`` (B, N <= 128, uint8)
+    into ``out`` (uint8), block by block with one set of scratch buffers;
+    returns the first of them that is not a permutation, or -1.
+
+    ``words`` is ``flat`` viewed as uint64 when N is a multiple of 8 (the
+    transpose then moves words), else an empty (0, 0) uint64 array (see
+    :func:`lane_words`); ``colour`` is the checkerboard colour of every cell
+    (uint8, N); ``consts`` comes from :func:`lane_constants` (its dtype is the
+    lane width).  The one compiled entry point: :func:`lane_invariants` runs
+    it on threads.
+    """
     cells_w = np.empty((flat.shape[1], LANE_BLOCK // 8), np.uint64)
     seen = np.empty(LANE_BLOCK, consts.dtype)
     seen_hi = np.empty(LANE_BLOCK if flat.shape[1] > 64 else 1, consts.dtype)
@@ -304,31 +311,21 @@ def _lane_range(flat, words, colour, consts, out, lo, hi):
     return first_bad
 
 
-@jit
-def lane_invariants(flat, words, colour, consts, out):
-    """Invariant of every board of ``flat`` (B, N <= 128, uint8) into ``out``
-    (uint8), serial; returns the first board that is not a permutation, or -1.
+def lane_invariants(flat, words, colour, consts, out, *, threads=False):
+    """Invariant of every board of ``flat`` into ``out`` by :func:`lane_range`,
+    on every Numba thread when ``threads``; returns the first board that is
+    not a permutation, or -1.
 
-    ``words`` is ``flat`` viewed as uint64 when N is a multiple of 8 (the
-    transpose then moves words), else an empty (0, 0) uint64 array (see
-    :func:`lane_words`); ``colour`` is the checkerboard colour of every cell
-    (uint8, N); ``consts`` comes from :func:`lane_constants` (its dtype is the
-    lane width).
+    Examples
+    --------
+    >>> flat = np.array([[1, 2, 3, 0], [2, 1, 3, 0]], np.uint8)
+    >>> out = np.empty(2, np.uint8)
+    >>> lane_invariants(flat, lane_words(flat), np.array([0, 1, 1, 0], np.uint8), lane_constants(4), out), out.tolist()
+    (-1, [1, 0])
     """
-    return _lane_range(flat, words, colour, consts, out, 0, flat.shape[0])
-
-
-@pjit
-def lane_invariants_par(flat, words, colour, consts, out):
-    """:func:`lane_invariants` across threads: ``prange`` over chunks of
-    blocks, each chunk with its own scratch."""
     n_boards = flat.shape[0]
-    per_chunk = LANE_BLOCK * max(1, (1 << 16) // (LANE_BLOCK * flat.shape[1]))
-    n_chunks = (n_boards + per_chunk - 1) // per_chunk
-    firsts = np.empty(n_chunks, np.int64)
-    for c in prange(n_chunks):
-        firsts[c] = _lane_range(flat, words, colour, consts, out, c * per_chunk, min((c + 1) * per_chunk, n_boards))
-    for c in range(n_chunks):
-        if firsts[c] >= 0:
-            return firsts[c]
-    return -1
+    if not threads:
+        return int(lane_range(flat, words, colour, consts, out, 0, n_boards))
+    firsts = split_threads(lambda lo, hi: lane_range(flat, words, colour, consts, out, lo, hi), n_boards,
+                           align=LANE_BLOCK)
+    return next((int(f) for f in firsts if f >= 0), -1)

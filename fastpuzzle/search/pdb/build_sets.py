@@ -37,15 +37,14 @@ on the thread count.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange, types
-from numba.extending import intrinsic
+from numba import prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._jit import jit, pjit, use_threads
 from ...boards import as_goal
 from .heuristic import MAX_CELLS
 from .regions import atomic_or, big_zeros, edge_masks, flood, slides_into
-from .ranking import placement_count, placement_weights, rank_placement, unrank_placement
+from .ranking import placement_count, placement_weights, popcount, rank_placement, unrank_placement
 
 from .build_placement import build_by_placement
 
@@ -58,18 +57,6 @@ __all__ = ["build_pattern", "SET_MAJOR_MAX_TILES"]
 
 #: Largest pattern built set-major (its orderings, k!, index one bitset).
 SET_MAJOR_MAX_TILES = 8
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """Number of set bits of an integer."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return x(x), codegen
 
 
 @jit
@@ -202,8 +189,8 @@ def _expand_sets(F, set_masks, parity, first, regions, cur_parity, binom, moved,
                     while (regions[dst_blk] >> x) & 1 == 0:
                         dst_blk += 1
                     dst = dst_blk * n_words
-                    a = _popcount(occ & ((np.int64(1) << x) - 1))
-                    b = _popcount(nocc & ((np.int64(1) << y) - 1))
+                    a = popcount(occ & ((np.int64(1) << x) - 1))
+                    b = popcount(nocc & ((np.int64(1) << y) - 1))
                     if a == b:  # no tile between x and y: same ordering
                         for q in range(n_words):
                             v = F[src + q]
@@ -258,7 +245,7 @@ def _settle_sets(F, V, table, set_masks, parity, first, cur_parity, slot_of, shi
                 V[at] = v | f
                 seen |= v
                 fresh |= f
-                new_states += _popcount(f)
+                new_states += popcount(f)
             fresh &= ~seen
             while fresh != 0:
                 o = q * 64 + np.int64(trailing_zeros(fresh))

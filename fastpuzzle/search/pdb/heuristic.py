@@ -28,12 +28,12 @@ from ...atomic import save_array, write_text
 from ...cachefile import describe_array
 from ...boards import as_boards
 from ...moves import board_symmetries
-from .ranking import placement_weights, rank_placement
+from .ranking import placement_weights, prefetch, rank_placement
 
 __all__ = [
     "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition",
     "reflection_applies",
-    "pdb_kernel_tables", "pdb_new_state", "pdb_start", "pdb_push", "pdb_pop",
+    "pdb_kernel_tables", "pdb_new_state", "pdb_start", "rank_step", "pdb_children", "pdb_push", "pdb_pop",
 ]  # fmt: skip
 
 #: Largest board the kernels handle (cell sets are 64-bit masks).
@@ -321,10 +321,13 @@ def pdb_kernel_tables(db: PatternDatabase) -> tuple:
 @jit
 def pdb_new_state(tiles, n_cells):
     """Per-search state: tile cells, reflected tile cells, the value of each
-    pattern (row 0 direct, row 1 reflected), their sums, a rank buffer."""
+    pattern (row 0 direct, row 1 reflected), their sums, a rank buffer, the
+    table index of each pattern's placement (rows as for the values) and each
+    tile's place value in its pattern's rank (:func:`pdb_start` fills them)."""
     n_patterns = tiles.shape[0]
     return (np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int64), np.zeros((2, n_patterns), np.int64),
-            np.zeros(2, np.int64), np.zeros(tiles.shape[1], np.int64))  # fmt: skip
+            np.zeros(2, np.int64), np.zeros(tiles.shape[1], np.int64), np.zeros((2, n_patterns), np.int64),
+            np.zeros(n_cells, np.int64))  # fmt: skip
 
 
 @jit
@@ -336,46 +339,117 @@ def _pattern_value(data, tiles, sizes, weights, offsets, where, p, buf):
 
 
 @jit
-def pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, pos, rpos, values, sums, buf):
-    """Fill the state (``pos`` ... ``buf``) for the flat board ``cells``; returns ``h``."""
+def pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, pos, rpos, values, sums, buf,
+              at, tile_weight):  # fmt: skip
+    """Fill the state (``pos`` ... ``tile_weight``) for the flat board ``cells``; returns ``h``."""
     for c in range(cells.shape[0]):
         t = cells[c]
         pos[t] = c
         rpos[tile_map[t]] = cell_map[c]
+    for p in range(sizes.shape[0]):
+        for i in range(sizes[p]):
+            tile_weight[tiles[p, i]] = weights[p, i]
     sums[0] = 0
     sums[1] = 0
     for p in range(values.shape[1]):
-        values[0, p] = _pattern_value(data, tiles, sizes, weights, offsets, pos, p, buf)
-        sums[0] += values[0, p]
-        if reflect:
-            values[1, p] = _pattern_value(data, tiles, sizes, weights, offsets, rpos, p, buf)
-            sums[1] += values[1, p]
+        for r in range(2 if reflect else 1):
+            where = pos if r == 0 else rpos
+            for i in range(sizes[p]):
+                buf[i] = where[tiles[p, i]]
+            at[r, p] = offsets[p] + rank_placement(buf, sizes[p], weights[p])
+            values[r, p] = np.int64(data[at[r, p]])
+            sums[r] += values[r, p]
     return max(sums[0], sums[1])
 
 
 @jit(inline="always")
-def pdb_push(tile, blank, depth, new_value, new_reflected, pattern_of, cell_map, tile_map, pos, rpos, values, sums,
-             undo):  # fmt: skip
+def rank_step(cells, x, y, t, p, r, pattern_of, tile_weight, cell_map, tile_map):
+    """How the rank of pattern ``p``'s placement changes when its tile ``t``
+    slides from cell ``x`` to the adjacent blank ``y`` (``r = 1``: the move as
+    the reflected board sees it; ``x``, ``y``, ``t`` already reflected).
+
+    Digit ``i`` of the rank (see :mod:`fastpuzzle.search.pdb.ranking`) is the
+    cell of tile ``i`` less the cells of earlier tiles below it.  The moved
+    tile's digit changes by ``y - x`` less the earlier tiles strictly between
+    ``x`` and ``y``; each later tile strictly between gains (or loses) one.
+    Between two cells side by side lies none; a vertical move passes the
+    ``n - 1`` cells of the row between.  So the step reads at most ``n - 1``
+    cells of the board, instead of ranking the whole pattern.  Place values
+    fall with the digit, so "earlier" is "larger place value".
+    """
+    wt = tile_weight[t]
+    step = (y - x) * wt
+    lo, hi, s = (x, y, 1) if x < y else (y, x, -1)
+    for c in range(lo + 1, hi):
+        u = cells[c] if r == 0 else tile_map[cells[cell_map[c]]]
+        if pattern_of[u] == p:
+            wu = tile_weight[u]
+            step += s * wu if wu < wt else -s * wt
+    return step
+
+
+@jit(inline="always")
+def pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, pattern_of, cell_map,
+                 tile_map, reflect, at, tile_weight, child_at):  # fmt: skip
+    """Where the children of the node (blank on ``blank``) are read in ``data``, each asked for at once.
+
+    ``child_at[depth, 2 j]``: the index of the table entry of the pattern of
+    the tile that successor ``j`` moves, after the move (-1: the tile is in
+    no pattern, or the move automaton prunes the move); ``2 j + 1`` the same
+    on the reflected board.  Each is the node's index ``at`` plus
+    :func:`rank_step`, and is prefetched
+    (:func:`fastpuzzle.search.pdb.ranking.prefetch`).
+    """
+    for j in range(count):
+        packed = succ_packed[first + j]
+        child_at[depth, 2 * j] = -1
+        child_at[depth, 2 * j + 1] = -1
+        if automaton[state, packed & 3] < 0:
+            continue
+        src = packed >> 2
+        tile = np.int64(cells[src])
+        p = pattern_of[tile]
+        if p >= 0:
+            k = at[0, p] + rank_step(cells, src, blank, tile, p, 0, pattern_of, tile_weight, cell_map, tile_map)
+            prefetch(data, k)
+            child_at[depth, 2 * j] = k
+        if reflect:
+            reflected = tile_map[tile]
+            p = pattern_of[reflected]
+            if p >= 0:
+                k = at[1, p] + rank_step(cells, cell_map[src], cell_map[blank], reflected, p, 1, pattern_of,
+                                         tile_weight, cell_map, tile_map)  # fmt: skip
+                prefetch(data, k)
+                child_at[depth, 2 * j + 1] = k
+
+
+@jit(inline="always")
+def pdb_push(tile, blank, depth, new_value, new_reflected, new_at, new_reflected_at, pattern_of, cell_map, tile_map,
+             pos, rpos, values, sums, at, undo):  # fmt: skip
     """Make the move of ``tile`` into ``blank`` in the state, with the values
-    the engine looked up for the child (-1: the pattern is unchanged); the
-    old values go to ``undo[depth]``."""
+    (and table indexes) the engine looked up for the child (-1: the pattern
+    is unchanged); the old values and indexes go to ``undo[depth]``."""
     pos[tile] = blank
     reflected = tile_map[tile]
     rpos[reflected] = cell_map[blank]
     if new_value >= 0:
         p = pattern_of[tile]
         undo[depth, 0] = values[0, p]
+        undo[depth, 2] = at[0, p]
         sums[0] += new_value - values[0, p]
         values[0, p] = new_value
+        at[0, p] = new_at
     if new_reflected >= 0:
         p = pattern_of[reflected]
         undo[depth, 1] = values[1, p]
+        undo[depth, 3] = at[1, p]
         sums[1] += new_reflected - values[1, p]
         values[1, p] = new_reflected
+        at[1, p] = new_reflected_at
 
 
 @jit(inline="always")
-def pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, undo):
+def pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, at, undo):
     """Undo :func:`pdb_push`: ``tile`` goes back to ``src``."""
     pos[tile] = src
     reflected = tile_map[tile]
@@ -384,8 +458,10 @@ def pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos
     if p >= 0:
         sums[0] += undo[depth, 0] - values[0, p]
         values[0, p] = undo[depth, 0]
+        at[0, p] = undo[depth, 2]
     if reflect:
         p = pattern_of[reflected]
         if p >= 0:
             sums[1] += undo[depth, 1] - values[1, p]
             values[1, p] = undo[depth, 1]
+            at[1, p] = undo[depth, 3]

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
 from ..._jit import jit
 
-__all__ = ["placement_weights", "placement_count", "rank_placement", "unrank_placement"]
+__all__ = ["placement_weights", "placement_count", "rank_placement", "unrank_placement", "popcount", "prefetch"]
 
 
 def placement_weights(n_cells: int, k: int) -> np.ndarray:
@@ -56,6 +60,41 @@ def rank_placement(cells_of, k, w):
                 d -= 1
         idx += d * w[i]
     return idx
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an integer (one instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return x(x), codegen
+
+
+@intrinsic
+def prefetch(typingctx, arr, idx):
+    """Ask the memory system for the cache line of ``arr[idx]`` and go on
+    (no bounds check, no fault: a hint).  The search asks for the table
+    entries of all a node's children before it reads the first, so their
+    cache misses overlap instead of coming one after the other."""
+    if not isinstance(arr, types.Array):
+        return None
+    sig = types.void(arr, types.intp)
+
+    def codegen(context, builder, signature, args):
+        arrty = signature.args[0]
+        array = context.make_array(arrty)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, arrty, array, [args[1]])
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0i8")  # fmt: skip
+        builder.call(fn, [builder.bitcast(ptr, i8p), i32(0), i32(3), i32(1)])  # read, keep in all caches, data
+        return context.get_dummy_value()
+
+    return sig, codegen
 
 
 @jit
