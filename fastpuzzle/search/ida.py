@@ -37,18 +37,16 @@ try.  No recursion, no Python objects, no allocation in the loop.  See
 
 from __future__ import annotations
 
-import itertools
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from .._jit import jit
 from ..boards import board_dtype
-from ..interrupt import pending, stop_requested
+from ..interrupt import stop_requested
 from ..memory import check_allocation
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
+from .chunks import run_chunks
 from .clock import clock
 from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
@@ -164,6 +162,17 @@ def _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_
         line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]
 
 
+@jit(inline="always")
+def _slide_cost(h, op, last, src, mtm_tables):
+    """A step's cost (0 when it goes on in the direction of the last one: the same slide) and its
+    bound minus one: what is left takes >= ``h`` single steps, the first ``reach`` of them free,
+    then at most ``longest`` per slide."""
+    reach, longest = mtm_tables
+    step = 0 if op == last else 1
+    rest = h - reach[as_unsigned(src * 4 + op)]
+    return step, step - 1 + ((rest + longest - 1) // longest if rest > 0 else 0)
+
+
 # Longer than the house size on purpose: each heuristic's per-node steps are
 # written out here, as Numba needs them to keep the loop free of reference counting.
 @jit
@@ -187,8 +196,6 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     if lc_tables is not None:
         move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
         line_codes, line_penalty, seq = lc_state
-    if mtm_tables is not None:  # the multi-tile metric: see "multi-tile metric" in Heuristic
-        reach, longest = mtm_tables
     no_line = m + n  # the dummy line a move that changes no conflict points at
     limit = budget
     if nodes + CLOCK_INTERVAL < limit:  # the stop flag (and the clock, if set) read every CLOCK_INTERVAL nodes
@@ -200,8 +207,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     blank = blank0
     h_node = h0
     room = threshold - 1  # largest h a child may have: threshold - (depth + 1), or threshold - (cost + 1)
-    last = NO_PREVIOUS  # the move that led here (the multi-tile metric's cost of a step depends on it)
-    step = 1
+    last, step = NO_PREVIOUS, 1  # the move that led here: a multi-tile step's cost depends on it
     first = (blank * 5 + NO_PREVIOUS) * 4
     count = succ_count[blank * 5 + NO_PREVIOUS]
     state = AUTOMATON_START  # the move automaton's state at this node
@@ -261,12 +267,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     return STATUS_TIME, nodes, next_threshold, 0
                 limit = min(budget, nodes + CLOCK_INTERVAL)
             h_weighted = (h * weight) >> WEIGHT_SHIFT
-            if mtm_tables is not None:
-                # a step that goes on in the same direction is the same slide: it costs nothing; what is
-                # left takes >= h single steps, the first reach[..] of them free, then <= longest per slide
-                step = 0 if op == last else 1
-                rest = h - reach[as_unsigned(src * 4 + op)]
-                h_weighted = step - 1 + ((rest + longest - 1) // longest if rest > 0 else 0)
+            if mtm_tables is not None:  # the multi-tile metric (see Heuristic)
+                step, h_weighted = _slide_cost(h, op, last, src, mtm_tables)
             if h_weighted > room:
                 if threshold - room + h_weighted < next_threshold:
                     next_threshold = threshold - room + h_weighted
@@ -290,8 +292,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             stack_state[as_unsigned(depth)] = state
             state = child_state
             depth += 1
-            room -= step
-            last = op
+            room, last = room - step, op
             blank = src
             h_node = h
             first = (src * 5 + op) * 4
@@ -313,8 +314,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             k = stack_next[as_unsigned(depth)]
             state = stack_state[as_unsigned(depth)]
             previous = path[depth - 1] if depth > 0 else NO_PREVIOUS
-            room += 1 if mtm_tables is None or op != previous else 0
-            last = previous
+            room, last = room + (1 if mtm_tables is None or op != previous else 0), previous
             first = (blank * 5 + previous) * 4
             count = succ_count[as_unsigned(blank * 5 + previous)]
             tile = np.int64(cells[as_unsigned(blank)])
@@ -442,16 +442,9 @@ class Heuristic:
         automaton reads the user's codes, so the search meets the nodes, and
         the solution, it would meet on the board itself.
     metric : {"stm", "mtm"}
-        What a move costs.  The multi-tile metric (a slide of the blank over
-        ``k >= 1`` cells in one direction is one move) runs on the same
-        single steps: a step that goes on in the previous step's direction
-        costs 0, any other 1, so a path's cost is its number of slides.  The
-        single-tile heuristic ``h`` becomes ``ceil(max(0, h - r) / L)``, ``r``
-        the cells the blank may still go on sliding for free, ``L`` the
-        longest slide (``max(m, n) - 1``): admissible, as each slide moves
-        at most ``L`` tiles one cell.  Only undoing the previous step is
-        pruned (the move automaton's shortest sequences need not have the
-        fewest slides).
+        Multi-tile: single steps, one going on in the last one's direction costs 0 (a path costs its
+        slides); ``h`` becomes ``ceil(max(0, h - r) / L)`` (``r`` cells still free to slide, ``L``
+        the longest slide); only undoing the last step is pruned (docs/pictures.md).
 
     Examples
     --------
@@ -520,12 +513,9 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     searched in full, so the optimum is at least ``info[2]`` (the bound the
     search proved).
 
-    Depth-bounded mode: with ``max_length`` the search tries cost bounds up
-    to ``max_length`` only (the stack is made ``max_length + 1`` deep, so the
-    first bound beyond it stops the kernel) and returns
-    :data:`STATUS_BOUND` when no solution is that short: a proof that the
-    optimum exceeds ``max_length``.  ``threshold`` is the first bound tried
-    (a known lower bound skips the iterations below it; 0 = start from ``h``).
+    Depth-bounded mode: ``max_length`` stops after the bound ``max_length`` (the stack is made just
+    that deep) with :data:`STATUS_BOUND` when no solution is that short, a proof; ``threshold``: the
+    first bound tried (a known lower bound skips the passes below it; 0 = start from ``h``).
     """
     m, n = heuristic.m, heuristic.n
     args = heuristic.kernel_args()
@@ -549,41 +539,6 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     seconds = time.perf_counter() - t0
     codes = path[: info[1]].copy() if status == STATUS_FOUND else np.zeros(0, np.uint8)
     return status, codes, int(info[0]), seconds
-
-
-def run_chunks(n_items, chunk, threads, work, bar=None):
-    """Run ``work(lo, hi)`` over ``range(n_items)`` in chunks on ``threads`` threads.
-
-    The first exception stops the hand-out and is re-raised in the caller.
-    """
-    starts = itertools.count(0, chunk)
-    lock = threading.Lock()
-    errors = []
-
-    def worker():
-        while True:
-            with lock:
-                lo = next(starts)
-            if lo >= n_items or errors or pending():  # pending: a signal asked the batch to stop
-                return
-            hi = min(n_items, lo + chunk)
-            try:
-                work(lo, hi)
-            except BaseException as exc:  # re-raised in the caller's thread
-                errors.append(exc)
-                return
-            if bar is not None:
-                with lock:
-                    bar.update(hi - lo)
-
-    if threads == 1:
-        worker()
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            for f in [pool.submit(worker) for _ in range(threads)]:
-                f.result()
-    if errors:
-        raise errors[0]
 
 
 def _chunk_size(n_boards: int, n_cells: int, threads: int) -> int:

@@ -10,10 +10,10 @@ import numpy as np
 from ..boards import as_boards, as_goal
 from ..errors import UnreachableError
 from ..moves import apply_codes, move_letters, move_codes, manhattan_table
-from ..notation import count_moves, decode_moves
+from ..notation import count_moves, decode_moves, encode_moves
 from ..solvability import is_solvable
 
-__all__ = ["Solution", "require_reachable"]
+__all__ = ["Solution", "SolveManyResult", "require_reachable"]
 
 
 def require_reachable(boards, goal, *, single: bool = False) -> None:
@@ -205,3 +205,72 @@ class Solution:
             f"Solution(length={self.length}, status={self.status!r}, lower_bound={self.lower_bound}, nodes={self.nodes}, "
             f"seconds={self.seconds:.4f}, method={self.method!r}, moves={shown!r})"
         )
+
+
+@dataclass(eq=False)
+class SolveManyResult:
+    """Results of :func:`solve_many`, one entry per board.
+
+    Attributes
+    ----------
+    lengths : ndarray of int64
+        Solution length; ``-1`` where a budget stopped the search.
+    nodes : ndarray of int64
+        Nodes generated per board (see :func:`solve`).
+    status : ndarray of str
+        ``"optimal"``, ``"bounded"`` (within :attr:`bound_factors` of the
+        optimum), ``"found"`` (valid, not proven shortest) or ``"budget"``.
+    seconds : ndarray of float64
+        Time spent on each board.
+    moves : list of str
+        Move strings (``""`` where a budget stopped the search).
+    method, heuristic : str
+        As passed to :func:`solve_many`.
+    lower_bounds : ndarray of int64
+        Admissible bound on each board's optimal length (see
+        :attr:`Solution.lower_bound`); ``-1`` where none was proved.
+    """
+
+    lengths: np.ndarray
+    nodes: np.ndarray
+    status: np.ndarray
+    seconds: np.ndarray
+    moves: list
+    method: str = "ida"
+    heuristic: str = "linear_conflict"
+    lower_bounds: np.ndarray | None = None
+    metric: str = "stm"
+
+    def __post_init__(self):
+        if self.lower_bounds is None:
+            self.lower_bounds = np.where(self.status == "optimal", self.lengths, -1).astype(np.int64)
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    @property
+    def solved(self) -> np.ndarray:
+        """Boolean mask of the boards that got a solution."""
+        return self.status != "budget"
+
+    @property
+    def bound_factors(self) -> np.ndarray:
+        """Length over lower bound per board (1.0 at the goal, ``nan`` without both)."""
+        lengths, bounds = self.lengths.astype(np.float64), self.lower_bounds.astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.where(bounds > 0, lengths / bounds, np.nan)
+        out[(lengths == 0) & (bounds == 0)] = 1.0
+        out[lengths < 0] = np.nan
+        return out
+
+    def solutions(self) -> list:
+        """One :class:`Solution` per board."""
+        return [
+            Solution(encode_moves(mv), status=str(st), nodes=int(nd), seconds=float(sec), method=self.method,
+                     heuristic=self.heuristic, lower_bound=int(lb) if lb >= 0 else None, metric=self.metric)
+            for mv, st, nd, sec, lb in zip(self.moves, self.status, self.nodes, self.seconds, self.lower_bounds)
+        ]  # fmt: skip
+
+    def __repr__(self) -> str:
+        ok = int(self.solved.sum())
+        return f"SolveManyResult({len(self)} boards, {ok} solved, nodes={int(self.nodes.sum())})"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -29,7 +28,7 @@ from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
 from .pdb import GoalPlan, choose_database
 from .pdb.store import PREFERENCE as PDB_PREFERENCE
-from .solution import Solution, require_reachable
+from .solution import Solution, SolveManyResult, require_reachable
 
 __all__ = [
     "solve", "solve_many", "SolveManyResult", "solve_with_pdb", "solve_many_with_pdb",
@@ -360,77 +359,6 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
 
 
 # ------------------------------------------------------------------ many boards
-
-
-@dataclass(eq=False)
-class SolveManyResult:
-    """Results of :func:`solve_many`, one entry per board.
-
-    Attributes
-    ----------
-    lengths : ndarray of int64
-        Solution length; ``-1`` where a budget stopped the search.
-    nodes : ndarray of int64
-        Nodes generated per board (see :func:`solve`).
-    status : ndarray of str
-        ``"optimal"``, ``"bounded"`` (within :attr:`bound_factors` of the
-        optimum), ``"found"`` (valid, not proven shortest) or ``"budget"``.
-    seconds : ndarray of float64
-        Time spent on each board.
-    moves : list of str
-        Move strings (``""`` where a budget stopped the search).
-    method, heuristic : str
-        As passed to :func:`solve_many`.
-    lower_bounds : ndarray of int64
-        Admissible bound on each board's optimal length (see
-        :attr:`Solution.lower_bound`); ``-1`` where none was proved.
-    """
-
-    lengths: np.ndarray
-    nodes: np.ndarray
-    status: np.ndarray
-    seconds: np.ndarray
-    moves: list
-    method: str = "ida"
-    heuristic: str = "linear_conflict"
-    lower_bounds: np.ndarray | None = None
-    metric: str = "stm"
-
-    def __post_init__(self):
-        if self.lower_bounds is None:
-            self.lower_bounds = np.where(self.status == "optimal", self.lengths, -1).astype(np.int64)
-
-    def __len__(self) -> int:
-        return len(self.moves)
-
-    @property
-    def solved(self) -> np.ndarray:
-        """Boolean mask of the boards that got a solution."""
-        return self.status != "budget"
-
-    @property
-    def bound_factors(self) -> np.ndarray:
-        """Length over lower bound per board (1.0 at the goal, ``nan`` without both)."""
-        lengths, bounds = self.lengths.astype(np.float64), self.lower_bounds.astype(np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.where(bounds > 0, lengths / bounds, np.nan)
-        out[(lengths == 0) & (bounds == 0)] = 1.0
-        out[lengths < 0] = np.nan
-        return out
-
-    def solutions(self) -> list:
-        """One :class:`Solution` per board."""
-        from ..notation import encode_moves
-
-        return [
-            Solution(encode_moves(mv), status=str(st), nodes=int(nd), seconds=float(sec), method=self.method,
-                     heuristic=self.heuristic, lower_bound=int(lb) if lb >= 0 else None, metric=self.metric)
-            for mv, st, nd, sec, lb in zip(self.moves, self.status, self.nodes, self.seconds, self.lower_bounds)
-        ]  # fmt: skip
-
-    def __repr__(self) -> str:
-        ok = int(self.solved.sum())
-        return f"SolveManyResult({len(self)} boards, {ok} solved, nodes={int(self.nodes.sum())})"
 
 
 def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
