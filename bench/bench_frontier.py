@@ -20,7 +20,7 @@ and verified):
 * Levers on #38 and #40: the default move automaton (14 moves) against the
   10-move one: nodes and CPU side by side.
 * The 15 Korf-Felner instances they solved in under 1e10 nodes: each one run
-  (#38 and #40 always, #25 and #32 in the full mode, all with ``--kf15``)
+  (#38 and #40 always, #25, #32 and #44 in the full mode, all with ``--kf15``)
   as nodes against theirs (goal: at most 0.5x), and the CPU in all (goal:
   15 minutes), the ones not run estimated from their published counts, the
   measured ratio and the measured node rate (the row says so).
@@ -194,7 +194,7 @@ def fifteen_rows(quick) -> list[dict]:
 
 
 #: Korf-Felner instances the full bench runs (fewest published nodes) besides #38 and #40.
-KF_FULL = (25, 32)
+KF_FULL = (25, 32, 44)
 
 
 def kf15_rows(db, solved, run=()) -> list[dict]:

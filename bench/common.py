@@ -71,6 +71,7 @@ def cpu_model() -> str:
 
 
 def machine() -> dict:
+    import fastpuzzle._jit  # noqa: F401  the threads' wait policy is set before Numba starts them (here)
     import numba
 
     return {

@@ -76,10 +76,6 @@ FIGURES: dict[str, Figure] = {
                                   "ratio", "{:.3f}x"),
     "solvability.vs_read_validated": Figure(
         "solvability", "is_solvable, 10,000,000 random 4x4 (uint8), validated", "ratio", "{:.3f}x"),
-    **{f"solvability.vs_words_{k}": Figure(
-        "solvability", f"ratio {k}: is_solvable validated vs 64-bit word read, {c:,} boards", "ratio", "{:.2f}")
-       for k, c in (("3x3", 10_000_000), ("4x4", 10_000_000), ("5x5", 4_000_000))},
-    "solvability.first_demo": Figure("solvability", "first fastpuzzle demo, empty Numba cache", fmt="{:.0f} s CPU"),
     "solvability.read_loop": Figure("solvability", "  read-only loop over the same array", fmt="{:,.0f} M boards/s"),
     "solvability.small_call": Figure("solvability", "is_solvable, one call on 1,000 boards", fmt="{:.0f} us"),
     "solvability.is_solvable_10x10": Figure("solvability", "is_solvable, 1,000,000 random 10x10, check=False",

@@ -19,6 +19,7 @@ import numpy as np
 
 from ._jit import jit
 from .boards import as_boards
+from .memory import check_allocation
 
 __all__ = [
     "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "move_codes", "move_letters", "check_codes", "apply_moves", "apply_codes",
@@ -437,9 +438,8 @@ def move_automaton(max_length: int = PRUNE_LENGTH) -> np.ndarray:
     Parameters
     ----------
     max_length : int
-        Longest sequence compared (at least 2).  The default table is
-        stored with the package; others are built, in about a second for 9
-        moves, growing about threefold per move.
+        Longest sequence compared (at least 2).  The default (14) is stored with the
+        package; others are built (a second for 9 moves, threefold per move).
 
     Returns
     -------
@@ -476,8 +476,7 @@ def _check_max_length(max_length) -> int:
 
 
 def build_move_automaton(max_length: int) -> np.ndarray:
-    """Build the table of :func:`move_automaton` (seconds for 10 moves:
-    :func:`move_automaton` loads the default one stored with the package).
+    """Build the table of :func:`move_automaton` (seconds for 10 moves, minutes and gigabytes for 14).
 
     Examples
     --------
@@ -485,6 +484,7 @@ def build_move_automaton(max_length: int) -> np.ndarray:
     (21, 4)
     """
     max_length = _check_max_length(max_length)
+    check_allocation(int(8e9 * 3.5 ** (max_length - 14)), f"the move automaton of {max_length} moves")  # 15: > 24 GB
     collecting = gc.isenabled()
     gc.disable()  # the build makes some 10^5 small containers: collecting them would cost more than the build
     try:

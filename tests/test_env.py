@@ -191,3 +191,44 @@ def test_copies_stay_and_views_are_overwritten(shape):
         assert (view == frozen[0][:, 0]).all()
     obs, *_ = envs[1].step(envs[1].sample_actions())
     assert obs is envs[1].step(envs[1].sample_actions())[0]
+
+
+def test_disabled_autoreset_waits_for_a_reset_mask():
+    env = SlidingPuzzleVectorEnv(6, 2, 3, max_steps=2, autoreset_mode="Disabled", copy=False)
+    obs, _ = env.reset(seed=11)
+    env.step(env.sample_actions())
+    obs, _, term, trunc, info = env.step(env.sample_actions())
+    ended = term | trunc
+    assert ended.all()  # the step limit ends every episode
+    with pytest.raises(ValueError, match="reset"):
+        env.step(env.sample_actions())
+    before = obs.copy()
+    keep = np.zeros(6, np.bool_)
+    keep[:3] = True
+    obs, info = env.reset(options={"reset_mask": ~keep})
+    assert (obs[:3] == before[:3]).all() and (info["action_mask"] == fp.legal_moves(obs)).all()
+    with pytest.raises(ValueError, match="reset"):  # the first three still wait
+        env.step(env.sample_actions())
+    env.reset(options={"reset_mask": keep})
+    obs, _, term, trunc, info = env.step(env.sample_actions())
+    assert not (term | trunc).any() or (fp.distance(obs[term]) == 0).all()
+
+
+def test_random_goal_rewards_and_ends_against_each_boards_goal():
+    env = SlidingPuzzleVectorEnv(300, 4, 4, random_goal=True, reward="manhattan", curriculum={"scramble": 2},
+                                 max_steps=None)
+    obs, info = env.reset(seed=12)
+    goals = info["goal"]
+    h = np.array([fp.heuristics.manhattan(obs[b], goal=goals[b]) for b in range(300)]).reshape(-1)
+    ended = np.zeros(300, np.bool_)
+    solved = 0
+    for _ in range(3):
+        obs, reward, term, trunc, info = env.step(env.sample_actions())
+        h2 = np.array([fp.heuristics.manhattan(obs[b], goal=goals[b]) for b in range(300)]).reshape(-1)
+        live = ~ended  # boards that ended reset on this step: reward 0, a new goal
+        assert (reward[live] == (h - h2)[live]).all() and (reward[ended] == 0).all()
+        assert (term[live] == (obs == goals).all(axis=(1, 2))[live]).all()
+        ended, goals = term, info["goal"]
+        solved += int(term.sum())
+        h = np.array([fp.heuristics.manhattan(obs[b], goal=goals[b]) for b in range(300)]).reshape(-1)
+    assert solved > 0  # two moves from the goal: some random walks go back (the terminal rule was exercised)

@@ -5,7 +5,7 @@ distance to its goal and its step count; a move changes the distance by the
 one tile it slides (a read of the table ``md[home, cell]``, no division), a
 board is solved exactly when that distance is 0, so a step touches two
 cells and two counters.  One threaded call (``prange`` over blocks of
-boards) moves every board and writes the observations, rewards,
+boards) moves every board and writes the rewards,
 terminated, truncated, the action mask (one 32-bit word per board: the four
 mask bytes of its blank's cell) and which boards end their episode, with a
 count per block so that Python learns whether any did without a pass of its
@@ -20,11 +20,13 @@ from numba import prange
 
 from .._jit import jit, pjit
 
-__all__ = ["REWARD_CODES", "StepTables", "env_step", "env_step_serial", "env_refresh", "random_actions",
+__all__ = ["REWARD_CODES", "REWARD_WEIGHTS", "StepTables", "env_step", "env_step_serial", "env_refresh", "random_actions",
            "random_actions_parallel"]
 
 #: Reward names computed inside the kernel, by code.
 REWARD_CODES = {"step": 0, "sparse": 1, "manhattan": 2, "none": 3}
+#: The kernel's reward of each code: weights of (1, solved, decrease in Manhattan distance).
+REWARD_WEIGHTS = np.array([[-1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]])
 
 
 class StepTables:
@@ -62,85 +64,77 @@ def _block(k, nblocks, B):
 
 @jit(inline="always")
 def _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env,
-                 reward_code, max_steps, out, rewards, term, trunc, illegal, mask32):
-    """Boards ``lo .. hi``: one step each (see the module notes); returns how many end their episode."""
-    N = flat.shape[1]
+                 weights, limit, rewards, term, trunc, illegal, mask32):
+    """Boards ``lo .. hi``: one step each (see the module notes); returns how many end their episode.
+
+    Every value read once into a local and every output stored once: the arrays may alias as far as
+    the compiler knows, so a value read back from an array is a load after a store."""
     ended = 0
-    copy = out.shape[0] == flat.shape[0]
+    w_step, w_solved, w_change = weights[0], weights[1], weights[2]
     for b in range(lo, hi):
         z = blanks[b]
         if pending[b]:  # reset before this step (next-step autoreset): no move, reward 0
             pending[b] = False
-            rewards[b] = 0.0
-            term[b] = False
-            trunc[b] = False
-            illegal[b] = False
+            reward = 0.0
+            solved = False
+            cut = False
+            bad = False
         else:
             t = targets[z, actions[b]]
+            bad = t < 0
             change = 0
-            if t < 0:
-                illegal[b] = True
-            else:
-                illegal[b] = False
+            if not bad:
                 tile = flat[b, t]
                 home = goal_where[b if per_env else 0, tile]
                 change = md[home, t] - md[home, z]  # the decrease in distance
-                manh[b] -= change
                 flat[b, z] = tile
                 flat[b, t] = 0
                 blanks[b] = t
                 z = t
+            h = manh[b] - change
+            manh[b] = h
             s = steps[b] + 1
             steps[b] = s
-            solved = manh[b] == 0
-            cut = (not solved) and max_steps > 0 and s >= max_steps
-            term[b] = solved
-            trunc[b] = cut
+            solved = h == 0  # Manhattan distance 0: every tile home
+            cut = (not solved) and s >= limit
             if solved or cut:
                 pending[b] = True
                 ended += 1
-            if reward_code == 0:
-                rewards[b] = -1.0
-            elif reward_code == 1:
-                rewards[b] = 1.0 if solved else 0.0
-            elif reward_code == 2:
-                rewards[b] = float(change)
-            else:
-                rewards[b] = 0.0
+            reward = w_step + w_solved * solved + w_change * change
+        rewards[b] = reward
+        term[b] = solved
+        trunc[b] = cut
+        illegal[b] = bad
         mask32[b] = legal32[z]
-        if copy:
-            for i in range(N):
-                out[b, i] = flat[b, i]
     return ended
 
 
 @pjit
-def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env, reward_code,
-             max_steps, out, rewards, term, trunc, illegal, mask32, ended):
+def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env, weights, limit,
+             rewards, term, trunc, illegal, mask32, ended):
     """One step of every environment, ``prange`` over the blocks of ``ended``
     (``ended[k]``: how many boards of block ``k`` end their episode).
 
-    ``out`` receives the boards after the step (an empty array: it is not written)."""
+    The reward is ``weights @ (1, solved, decrease in Manhattan distance)``;
+    ``limit`` the step count that truncates."""
     B = flat.shape[0]
     nblocks = ended.shape[0]
     for k in prange(nblocks):
         lo, hi = _block(k, nblocks, B)
         ended[k] = _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, legal32, md,
-                                goal_where, per_env, reward_code, max_steps, out, rewards, term, trunc, illegal,
-                                mask32)
+                                goal_where, per_env, weights, limit, rewards, term, trunc, illegal, mask32)
 
 
 @jit
-def env_step_serial(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env,
-                    reward_code, max_steps, out, rewards, term, trunc, illegal, mask32, ended):
+def env_step_serial(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env, weights,
+                    limit, rewards, term, trunc, illegal, mask32, ended):
     """:func:`env_step` on one thread (small batches)."""
     B = flat.shape[0]
     nblocks = ended.shape[0]
     for k in range(nblocks):
         lo, hi = _block(k, nblocks, B)
         ended[k] = _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, legal32, md,
-                                goal_where, per_env, reward_code, max_steps, out, rewards, term, trunc, illegal,
-                                mask32)
+                                goal_where, per_env, weights, limit, rewards, term, trunc, illegal, mask32)
 
 
 @jit

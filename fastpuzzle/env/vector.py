@@ -9,7 +9,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..errors import OptionError
-from .kernel import StepTables, env_refresh, env_step, env_step_serial, random_actions, random_actions_parallel
+from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, env_step_serial, random_actions, random_actions_parallel
 from .options import EnvOptions, board_text
 
 __all__ = ["SlidingPuzzleVectorEnv"]
@@ -123,7 +123,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         # the threaded kernels from a few hundred boards, over blocks of a few thousand boards
         self._parallel = B >= PARALLEL_MIN_ENVS
         self._ended = np.zeros(max(1, min(256, B // 2048)) if self._parallel else 1, np.int64)
-        self._no_obs = np.empty((0, N), opts.dtype)
+        self._weights = REWARD_WEIGHTS[opts.reward_code].copy()
+        self._limit = opts.max_steps if opts.max_steps > 0 else np.iinfo(np.int64).max
 
     def _new_outputs(self):
         """``(rewards, terminated, truncated, illegal, mask)``, uninitialised."""
@@ -249,9 +250,10 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         t = self._tables
         kernel = env_step if self._parallel else env_step_serial
         kernel(self._flat, self._blanks, self._manh, self._steps, self._pending, actions, t.targets, t.legal32, t.md,
-               self._goal_where, self._per_env, opts.reward_code, opts.max_steps,
-               obs.reshape(self.num_envs, -1) if copy else self._no_obs, rewards, term, trunc, illegal, mask32,
+               self._goal_where, self._per_env, self._weights, self._limit, rewards, term, trunc, illegal, mask32,
                self._ended)
+        if copy:  # NumPy's copy: a quarter of the CPU of a copy loop in the kernel (measured on 4x4)
+            np.copyto(obs, self._boards)
         self._any_pending = bool(self._ended.any())
         if self._table is not None:
             new = np.asarray(self._table.depths[self._table.space.ranks(self._flat)], np.int64)

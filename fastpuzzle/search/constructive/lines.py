@@ -36,7 +36,7 @@ TURN_FROM_BELOW = np.array([UP, LEFT, DOWN, RIGHT], np.int64)
 TURN_FROM_RIGHT = np.array([LEFT, UP, RIGHT, DOWN], np.int64)
 
 
-@jit
+@jit(inline="always")  # written into line_step (see there)
 def fill_line(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, weight, home_label):
     """Place row ``r0`` of the frame, from column ``c0`` to the right edge,
     from both ends inward until two cells are left: each time, the end whose
@@ -95,6 +95,24 @@ def fill_line(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, 
     return True, lo, done
 
 
+@jit
+def line_step(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, weight, home_label,
+              lead, tr, tc, follow, fr, fc, gate, narrow):  # fmt: skip
+    """The one compiled entry of a line's tile walk: with ``lead < 0``,
+    :func:`fill_line` of row ``r0`` from column ``c0``; else
+    :func:`~fastpuzzle.search.constructive.tiles.place_two` of ``lead`` (to
+    (tr, tc)) and ``follow`` (to (fr, fc)), as ``(ok, c0, False)``.
+
+    Numba links a callee's code into every compiled caller and optimises it
+    again there: with both as entries of their own, the tile walk
+    (``move_tile`` and all it calls) was optimised three times on a first
+    call, here twice (in ``move_tile`` and here)."""
+    if lead < 0:
+        return fill_line(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, weight, home_label)
+    ok = place_two(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, fr, fc, gate, narrow)
+    return ok, c0, False
+
+
 def place_pair_mirrored(work, r0, near, a, b):
     """Narrow strip: the pair (a at column ``near``, b right of it) with a
     leading into b's cell and b behind it, then the blank comes to a's cell
@@ -135,15 +153,16 @@ def place_pair_mirrored(work, r0, near, a, b):
     return False
 
 
-def place_pair(work, r0, near, a, b, narrow):
+def place_pair(work, r0, near, a, b, narrow, weight, home_label):
     """The last two tiles of row ``r0``: a (column ``near``) and b (right of
     it).  b goes into a's cell, a just below it, then two moves turn both
-    home; the corner cases play the fixed patterns.  Run from Python."""
+    home; the corner cases play the fixed patterns.  Run from Python
+    (``weight`` and ``home_label`` only pass through :func:`line_step`)."""
     cells, pos, locked, codes, state = work[:5]
     far = near + 1
     home_a = physical_cell(state, r0, near)
     home_b = physical_cell(state, r0, far)
-    if not place_two(*work, b, r0, near, a, r0 + 1, near, r0, narrow):
+    if not line_step(*work, r0, near, weight, home_label, b, r0, near, a, r0 + 1, near, r0, narrow)[0]:
         return False
     locked[home_a] = 1
     ar, ac = logical_cell(state, pos[a])
@@ -280,7 +299,7 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1, deadli
 def place_line(work, r0, c0, weight, home_label):
     """Place row ``r0`` of the frame from column ``c0`` on: its ends
     (:func:`fill_line`), then its last two tiles as a pair."""
-    ok, near, done = fill_line(*work, r0, c0, weight, home_label)
+    ok, near, done = line_step(*work, r0, c0, weight, home_label, -1, -1, -1, -1, -1, -1, -1, False)
     if not ok or done:
         return ok
     a = home_label[physical_cell(work[4], r0, near)]
@@ -289,4 +308,4 @@ def place_line(work, r0, c0, weight, home_label):
     if narrow and place_pair_mirrored(work, r0, near, a, b):
         return True
     # Otherwise the plain order copes with wherever they are.
-    return place_pair(work, r0, near, a, b, narrow)
+    return place_pair(work, r0, near, a, b, narrow, weight, home_label)
