@@ -327,7 +327,7 @@ def _solve_chunk(boards, goal, settings):
 
 def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
                method="auto", threads=None, progress=False, database=None, prune="automaton",
-               chunk_boards: int = 64):  # fmt: skip
+               chunk_boards: int = 64, metric="stm"):  # fmt: skip
     """:func:`fastpuzzle.solve_many` over a ``distributed`` cluster: one task
     per chunk of boards, results gathered in order.
 
@@ -339,7 +339,7 @@ def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", m
     client : distributed.Client or str, optional
         A client, or a scheduler's address (``"tcp://host:port"``, connected
         for this call).  Default: the current client (``distributed.get_client()``).
-    goal, heuristic, max_nodes, time_limit, method, threads, database, prune
+    goal, heuristic, max_nodes, time_limit, method, threads, database, prune, metric
         As in :func:`fastpuzzle.solve_many` (all checked here, before any task
         is scheduled); budgets are per board, ``threads`` per task.
     progress : bool
@@ -352,13 +352,15 @@ def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", m
     SolveManyResult
         As from :func:`fastpuzzle.solve_many`, in the order of ``boards``.
     """
+    from .notation import check_metric
     from .search.solve import SolveManyResult, check_options, check_prune
 
     max_nodes, time_limit = check_options(heuristic=heuristic, method=method, max_nodes=max_nodes,
                                           time_limit=time_limit, database=database)  # fmt: skip
     check_prune(prune)
     settings = dict(heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit, method=method,
-                    threads=options.threads(threads), database=database, prune=prune)  # fmt: skip
+                    threads=options.threads(threads), database=database, prune=prune,
+                    metric=check_metric(metric))  # fmt: skip
     progress = options.flag(progress, "progress")
     chunk_boards = options.positive(chunk_boards, "chunk_boards")
     client, own = _client_for(client, "client", local=False)
@@ -370,12 +372,13 @@ def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", m
             client.close()
     if not parts:
         empty = np.zeros(0, np.int64)
-        return SolveManyResult(empty, empty.copy(), np.zeros(0, "<U8"), np.zeros(0), [], method, heuristic)
+        return SolveManyResult(empty, empty.copy(), np.zeros(0, "<U8"), np.zeros(0), [], method, heuristic,
+                               metric=settings["metric"])  # fmt: skip
     return SolveManyResult(
         np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
         np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
         [mv for p in parts for mv in p[4]], parts[0][5], parts[0][6],  # the method and heuristic run
-        np.concatenate([p[7] for p in parts]),
+        np.concatenate([p[7] for p in parts]), metric=settings["metric"],
     )
 
 

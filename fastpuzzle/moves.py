@@ -22,7 +22,7 @@ from .boards import as_boards
 from .memory import check_allocation
 
 __all__ = [
-    "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "move_codes", "move_letters", "check_codes", "encode_moves", "decode_moves", "apply_moves", "apply_codes",
+    "MOVE_CHARS", "MOVE_BYTES", "ROW_STEP", "COL_STEP", "move_codes", "move_letters", "check_codes", "apply_moves", "apply_codes",
     "UP_CODE", "LEFT_CODE", "RIGHT_CODE", "DOWN_CODE", "step_cell", "step_offset", "slide_codes", "UNDO", "undo_code", "transposed_code",
     "NO_PREVIOUS", "successor_tables", "neighbour_cells", "board_symmetries",
     "PRUNE_LENGTH", "AUTOMATON_START", "move_automaton", "build_move_automaton",
@@ -104,9 +104,7 @@ def move_letters(codes) -> str:
     return MOVE_BYTES[check_codes(codes)].tobytes().decode("ascii")
 
 
-# Older names (blank letters only); fastpuzzle.encode_moves/decode_moves are fastpuzzle.notation's.
-encode_moves, decode_moves = move_codes, move_letters
-
+# encode_moves/decode_moves live in fastpuzzle.notation (blank or tile letters, folded repeats).
 
 # ------------------------------------------------------------------ steps of the blank
 

@@ -25,7 +25,8 @@ from numba import prange
 from ._jit import jit, pjit, use_threads
 from .boards import as_boards
 from .errors import OptionError
-from .moves import UNDO, decode_moves, encode_moves, neighbour_cells
+from .moves import UNDO, move_letters, neighbour_cells
+from .notation import invert
 
 __all__ = ["legal_moves", "neighbours", "step_boards", "random_legal_moves", "inverse_moves", "move_tables"]
 
@@ -301,7 +302,7 @@ def step_boards(boards, moves, *, out=None, illegal: str = "raise", check: bool 
         if bad.size:
             b = int(bad[0])
             where = "the board" if single else f"board {b}"
-            raise ValueError(f"move {decode_moves(codes[b:b + 1])!r} is illegal on {where}: "
+            raise ValueError(f"move {move_letters(codes[b:b + 1])!r} is illegal on {where}: "
                              f"it takes the blank off the {m}x{n} board")
     legal = np.empty(B, np.bool_)
     (_step_parallel if use_threads(flat.size) else _step_serial)(flat, dst, codes, targets, legal, copy)
@@ -341,8 +342,8 @@ def random_legal_moves(boards, *, seed=None, check: bool = True) -> np.ndarray:
 def inverse_moves(moves):
     """The moves that undo ``moves``: reversed, each move undone (U<->D, L<->R).
 
-    A string gives a string, codes give codes; a 2-d array of codes
-    ``(B, L)`` inverts every row.
+    A string gives a string, codes give codes (:func:`fastpuzzle.notation.invert`);
+    a 2-d array of codes ``(B, L)`` inverts every row.
 
     Examples
     --------
@@ -351,14 +352,12 @@ def inverse_moves(moves):
     >>> inverse_moves(np.array([[0, 1], [2, 2]])).tolist()
     [[2, 3], [1, 1]]
     """
-    if isinstance(moves, str):
-        return decode_moves(UNDO[encode_moves(moves)][::-1])
-    arr = np.asarray(moves)
-    if arr.ndim == 2:
-        if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
-            raise TypeError(f"moves must be integer move codes 0..3, got dtype {arr.dtype}")
-        if arr.size and (arr.min() < 0 or arr.max() > 3):
-            raise ValueError("move codes are 0..3 (U, L, R, D)")
-        return UNDO[arr.astype(np.intp)][:, ::-1].copy()
-    return UNDO[encode_moves(arr)][::-1].copy()
+    arr = None if isinstance(moves, str) else np.asarray(moves)
+    if arr is None or arr.ndim != 2:
+        return invert(moves)
+    if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
+        raise TypeError(f"moves must be integer move codes 0..3, got dtype {arr.dtype}")
+    if arr.size and (arr.min() < 0 or arr.max() > 3):
+        raise ValueError("move codes are 0..3 (U, L, R, D)")
+    return UNDO[arr.astype(np.intp)][:, ::-1].copy()
 

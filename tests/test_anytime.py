@@ -110,7 +110,7 @@ def test_cut_loops_and_windows_keep_the_end():
     for board, mv in zip(boards, moves):
         # moves lead from the goal to board: replay them from the goal, shorten, and land on the same board
         start = fp.goal_board(4, 4).ravel()
-        codes = fp.moves.encode_moves(mv) if isinstance(mv, str) else np.asarray(mv, np.uint8)
+        codes = fp.encode_moves(mv) if isinstance(mv, str) else np.asarray(mv, np.uint8)
         end = trajectory(start, 4, 4, codes)[-1]
         short = cut_loops(start, 4, 4, codes)
         path = trajectory(start, 4, 4, short)

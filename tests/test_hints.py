@@ -213,3 +213,38 @@ def test_15_puzzle_hints_against_the_solver_on_each_neighbour():
         best = min(near.values())
         assert (hint.distance, hint.proved) == (best + 1, True)
         assert hint.moves == tuple(mv for mv in LETTERS if near.get(mv) == best)
+
+
+def published_mtm_counts():
+    """``{sequence: (shape, counts)}`` read from bench/data/oeis_mtm.txt."""
+    import pathlib
+
+    out, name = {}, None
+    for line in (pathlib.Path(__file__).parent.parent / "bench" / "data" / "oeis_mtm.txt").read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        first, second = line.split()
+        if first.startswith("A"):
+            name = first
+            out[name] = (tuple(int(v) for v in second.split("x")), [])
+        else:
+            assert int(first) == len(out[name][1])
+            out[name][1].append(int(second))
+    return out
+
+
+def test_mtm_layers_of_the_15_puzzle_match_oeis_a389728():
+    """The multi-tile move model's 4x4 layers (breadth first over slide_neighbours, the generator
+    of the MTM tables) against the first published terms; the whole space is beyond a table."""
+    from fastpuzzle.distances.multi import slide_neighbours
+
+    (m, n), published = published_mtm_counts()["A389728"]
+    goal = fp.goal_board(m, n).reshape(1, -1).astype(np.uint8)
+    seen, frontier, counts = {goal.tobytes()}, goal, [1]
+    for _ in range(9):  # 55,000 boards
+        nb = np.unique(slide_neighbours(frontier, m, n, "mtm")[0], axis=0)
+        fresh = [row for row in nb if row.tobytes() not in seen]
+        seen.update(row.tobytes() for row in fresh)
+        frontier = np.array(fresh, np.uint8)
+        counts.append(len(fresh))
+    assert counts == published[: len(counts)]

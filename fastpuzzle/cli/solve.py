@@ -44,6 +44,8 @@ def configure(p, heuristic="linear_conflict") -> None:
     p.add_argument("--heuristic", default=heuristic, choices=HEURISTICS)
     p.add_argument("--database", help="pattern database name for --heuristic pdb (default: best cached for the size)")
     p.add_argument("--method", default="auto", choices=METHODS)
+    p.add_argument("--metric", default="stm", choices=("stm", "mtm"),
+                   help="stm: one tile per move; mtm: a slide of several tiles is one move (solved by IDA*)")
     p.add_argument("--prune", default="automaton", choices=PRUNE_RULES,
                    help="duplicate move sequences IDA* leaves out: up to 10 moves (default), or only undoing moves "
                         "(Korf's node counts)")
@@ -161,6 +163,7 @@ def _solve_block(args, boards, target):
 
     method = "ida" if args.database is not None else args.method  # a named database: optimal IDA* on its tables
     res = solve_many(boards, goal=target, heuristic=args.heuristic, method=method, database=args.database,
+                     metric=args.metric,
                      max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads, prune=args.prune)
     for i in range(len(res)):
         yield solution_line(res.lengths[i], res.moves[i], res.nodes[i], res.seconds[i], res.status[i],

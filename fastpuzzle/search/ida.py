@@ -37,18 +37,16 @@ try.  No recursion, no Python objects, no allocation in the loop.  See
 
 from __future__ import annotations
 
-import itertools
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from .._jit import jit
 from ..boards import board_dtype
-from ..interrupt import pending, stop_requested
+from ..interrupt import stop_requested
 from ..memory import check_allocation
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
+from .chunks import run_chunks
 from .clock import clock
 from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
@@ -164,11 +162,23 @@ def _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_
         line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]
 
 
+@jit(inline="always")
+def _slide_cost(h, op, last, src, mtm_tables):
+    """A step's cost (0 when it goes on in the direction of the last one: the same slide) and its
+    bound minus one: what is left takes >= ``h`` single steps, the first ``reach`` of them free,
+    then at most ``longest`` per slide."""
+    reach, longest = mtm_tables
+    step = 0 if op == last else 1
+    rest = h - reach[as_unsigned(src * 4 + op)]
+    return step, step - 1 + ((rest + longest - 1) // longest if rest > 0 else 0)
+
+
 # Longer than the house size on purpose: each heuristic's per-node steps are
 # written out here, as Numba needs them to keep the loop free of reference counting.
 @jit
 def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
-               successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight):  # fmt: skip
+               successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight,
+               mtm_tables):  # fmt: skip
     """One depth-first pass bounded by ``threshold`` (on ``g + h * weight``, see :data:`WEIGHT_ONE`).
 
     Returns ``(status, nodes, next_threshold, length)``; status -1 means the
@@ -196,7 +206,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     # touched only on push and pop.
     blank = blank0
     h_node = h0
-    room = threshold - 1  # largest h a child may have: threshold - (depth + 1)
+    room = threshold - 1  # largest h a child may have: threshold - (depth + 1), or threshold - (cost + 1)
+    last, step = NO_PREVIOUS, 1  # the move that led here: a multi-tile step's cost depends on it
     first = (blank * 5 + NO_PREVIOUS) * 4
     count = succ_count[blank * 5 + NO_PREVIOUS]
     state = AUTOMATON_START  # the move automaton's state at this node
@@ -256,9 +267,11 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                     return STATUS_TIME, nodes, next_threshold, 0
                 limit = min(budget, nodes + CLOCK_INTERVAL)
             h_weighted = (h * weight) >> WEIGHT_SHIFT
+            if mtm_tables is not None:  # the multi-tile metric (see Heuristic)
+                step, h_weighted = _slide_cost(h, op, last, src, mtm_tables)
             if h_weighted > room:
-                if depth + 1 + h_weighted < next_threshold:
-                    next_threshold = depth + 1 + h_weighted
+                if threshold - room + h_weighted < next_threshold:
+                    next_threshold = threshold - room + h_weighted
                 continue
             path[as_unsigned(depth)] = op
             # a partition may leave tiles out: h == 0 off the goal
@@ -279,7 +292,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             stack_state[as_unsigned(depth)] = state
             state = child_state
             depth += 1
-            room -= 1
+            room, last = room - step, op
             blank = src
             h_node = h
             first = (src * 5 + op) * 4
@@ -295,13 +308,13 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             # parent's blank cell to this node's blank cell
             src = blank
             depth -= 1
-            room += 1
             op = path[as_unsigned(depth)]
             blank = stack_blank[as_unsigned(depth)]
             h_node = stack_h[as_unsigned(depth)]
             k = stack_next[as_unsigned(depth)]
             state = stack_state[as_unsigned(depth)]
             previous = path[depth - 1] if depth > 0 else NO_PREVIOUS
+            room, last = room + (1 if mtm_tables is None or op != previous else 0), previous
             first = (blank * 5 + previous) * 4
             count = succ_count[as_unsigned(blank * 5 + previous)]
             tile = np.int64(cells[as_unsigned(blank)])
@@ -316,7 +329,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
 
 
 @jit
-def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
+def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
                threshold, nodes, max_nodes, deadline, path, info, weight):  # fmt: skip
     """IDA* from the flat board ``start``; see the module docstring.
 
@@ -342,6 +355,10 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     h0 = _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state)
     info[3] = h0
     h0_weighted = (h0 * weight) >> WEIGHT_SHIFT
+    span = 1  # most moves per unit of cost: the stack must hold threshold * span moves
+    if mtm_tables is not None:
+        span = mtm_tables[1]
+        h0_weighted = (h0 + span - 1) // span
     if threshold < h0_weighted:
         threshold = h0_weighted
     stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),
@@ -350,7 +367,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
     budget = max_nodes if max_nodes > 0 else _NO_LIMIT
     while True:
         info[2] = threshold
-        if threshold >= capacity:
+        if threshold * span >= capacity:
             info[0] = nodes
             return STATUS_DEPTH
         if nodes == 0:
@@ -361,7 +378,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
             return STATUS_FOUND
         status, nodes, next_threshold, length = _iteration(
             cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
-            successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight,
+            successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight, mtm_tables,
         )  # fmt: skip
         info[0] = nodes
         if status >= 0:
@@ -375,7 +392,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal,
 
 
 @jit
-def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, max_nodes, time_limit,
+def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables, max_nodes, time_limit,
               out_codes, out_length, out_nodes, out_status, out_seconds):  # fmt: skip
     """:func:`ida_kernel` on every row of ``flat`` in turn (serial; callers run
     chunks on threads).  A board whose search outgrows ``out_codes.shape[1]``
@@ -387,7 +404,7 @@ def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, max_nod
         deadline = t0 + time_limit if time_limit > 0.0 else 0.0
         # int64 values, not the literals: Numba would compile ida_kernel and
         # _iteration again for them (seconds on a first run)
-        status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal,
+        status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
                             np.int64(0), np.int64(0), max_nodes, deadline, path, info, np.int64(WEIGHT_ONE))  # fmt: skip
         out_status[i] = status
         out_nodes[i] = info[0]
@@ -424,6 +441,10 @@ class Heuristic:
         that order (:func:`fastpuzzle.moves.successor_tables`) and the move
         automaton reads the user's codes, so the search meets the nodes, and
         the solution, it would meet on the board itself.
+    metric : {"stm", "mtm"}
+        Multi-tile: single steps, one going on in the last one's direction costs 0 (a path costs its
+        slides); ``h`` becomes ``ceil(max(0, h - r) / L)`` (``r`` cells still free to slide, ``L``
+        the longest slide); only undoing the last step is pruned (docs/pictures.md).
 
     Examples
     --------
@@ -433,11 +454,17 @@ class Heuristic:
     """
 
     def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH,
-                 order=None):  # fmt: skip
+                 order=None, metric="stm"):  # fmt: skip
         self.m, self.n, self.name = m, n, name
         # the dtype of the boards the engine gets, whatever the caller's:
         # one compiled engine, not one per goal dtype (seconds on a first run)
         self.goal = np.ascontiguousarray(goal.ravel(), dtype=board_dtype(m * n))
+        self.mtm_tables = None
+        if metric == "mtm":
+            prune_length = 2
+            r, c = np.divmod(np.arange(m * n), n)
+            reach = np.stack([r, c, n - 1 - c, m - 1 - r], axis=1).astype(np.int64).ravel()  # cells left per U L R D
+            self.mtm_tables = (reach, np.int64(max(m, n) - 1))
         automaton = move_automaton(prune_length)
         if order is None:
             tables = successor_tables(m, n)
@@ -460,8 +487,8 @@ class Heuristic:
                 self.kind = KIND_LC_TABLE if tables.use_table else KIND_LC_SCAN
 
     def kernel_args(self) -> tuple:
-        """``(successors, kind, lc_tables, pdb_tables, goal)`` for :func:`ida_kernel`."""
-        return self.successors, self.kind, self.lc_tables, self.pdb_tables, self.goal
+        """``(successors, kind, lc_tables, pdb_tables, goal, mtm_tables)`` for :func:`ida_kernel`."""
+        return self.successors, self.kind, self.lc_tables, self.pdb_tables, self.goal, self.mtm_tables
 
 
 #: Bytes per move of the search's depth: the path (one byte) and the kernel's
@@ -486,19 +513,17 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     searched in full, so the optimum is at least ``info[2]`` (the bound the
     search proved).
 
-    Depth-bounded mode: with ``max_length`` the search tries cost bounds up
-    to ``max_length`` only (the stack is made ``max_length + 1`` deep, so the
-    first bound beyond it stops the kernel) and returns
-    :data:`STATUS_BOUND` when no solution is that short: a proof that the
-    optimum exceeds ``max_length``.  ``threshold`` is the first bound tried
-    (a known lower bound skips the iterations below it; 0 = start from ``h``).
+    Depth-bounded mode: ``max_length`` stops after the bound ``max_length`` (the stack is made just
+    that deep) with :data:`STATUS_BOUND` when no solution is that short, a proof; ``threshold``: the
+    first bound tried (a known lower bound skips the passes below it; 0 = start from ``h``).
     """
     m, n = heuristic.m, heuristic.n
     args = heuristic.kernel_args()
     max_nodes = 0 if max_nodes is None else int(max_nodes)
     t0 = time.perf_counter()
     deadline = 0.0 if time_limit is None else clock() + float(time_limit)
-    capacity = initial_capacity(m, n) if max_length is None else int(max_length) + 1
+    span = 1 if heuristic.mtm_tables is None else int(heuristic.mtm_tables[1])  # most steps per unit of cost
+    capacity = initial_capacity(m, n) if max_length is None else int(max_length) * span + 1
     info = np.zeros(4, np.int64) if info is None else info
     threshold, nodes = int(threshold), 0
     while True:
@@ -514,41 +539,6 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     seconds = time.perf_counter() - t0
     codes = path[: info[1]].copy() if status == STATUS_FOUND else np.zeros(0, np.uint8)
     return status, codes, int(info[0]), seconds
-
-
-def run_chunks(n_items, chunk, threads, work, bar=None):
-    """Run ``work(lo, hi)`` over ``range(n_items)`` in chunks on ``threads`` threads.
-
-    The first exception stops the hand-out and is re-raised in the caller.
-    """
-    starts = itertools.count(0, chunk)
-    lock = threading.Lock()
-    errors = []
-
-    def worker():
-        while True:
-            with lock:
-                lo = next(starts)
-            if lo >= n_items or errors or pending():  # pending: a signal asked the batch to stop
-                return
-            hi = min(n_items, lo + chunk)
-            try:
-                work(lo, hi)
-            except BaseException as exc:  # re-raised in the caller's thread
-                errors.append(exc)
-                return
-            if bar is not None:
-                with lock:
-                    bar.update(hi - lo)
-
-    if threads == 1:
-        worker()
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            for f in [pool.submit(worker) for _ in range(threads)]:
-                f.result()
-    if errors:
-        raise errors[0]
 
 
 def _chunk_size(n_boards: int, n_cells: int, threads: int) -> int:

@@ -3,6 +3,8 @@ check every solver makes before it searches (:func:`require_reachable`)."""
 
 from __future__ import annotations
 
+import operator
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -11,9 +13,10 @@ from ..boards import as_boards, as_goal
 from ..errors import UnreachableError
 from ..manhattan import tile_distances
 from ..moves import apply_codes, move_letters, move_codes
+from ..notation import count_moves, decode_moves, encode_moves
 from ..solvability import is_solvable
 
-__all__ = ["Solution", "require_reachable"]
+__all__ = ["Solution", "SolveManyResult", "require_reachable"]
 
 
 def require_reachable(boards, goal, *, single: bool = False) -> None:
@@ -80,6 +83,10 @@ class Solution:
     note : str
         What the caller should know about how it was found (e.g. that a
         default time limit applied); empty when nothing.
+    metric : str
+        ``"stm"`` (one tile per move) or ``"mtm"``: a slide of the blank over
+        ``k`` cells in one direction is one move; :attr:`length` counts the
+        slides and :attr:`moves` folds them (``"U2"``).
 
     Examples
     --------
@@ -97,6 +104,7 @@ class Solution:
     move_count: int | None = None
     lower_bound: int | None = None
     note: str = ""
+    metric: str = "stm"
     _moves: str | None = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -109,9 +117,9 @@ class Solution:
 
     @property
     def moves(self) -> str:
-        """Moves as a ``U D L R`` string (built from the codes on first use)."""
+        """Moves as a ``U D L R`` string (built from the codes on first use; slides folded in ``"mtm"``)."""
         if self._moves is None:
-            self._moves = move_letters(self.codes)
+            self._moves = decode_moves(self.codes, fold=True) if self.metric == "mtm" else move_letters(self.codes)
         return self._moves
 
     @property
@@ -119,6 +127,8 @@ class Solution:
         """Number of moves (``move_count`` when only the count was kept)."""
         if self.move_count is not None:
             return int(self.move_count)
+        if self.metric == "mtm":
+            return count_moves(self.codes, metric="mtm")
         return int(len(self.codes))
 
     @property
@@ -198,3 +208,78 @@ class Solution:
             f"Solution(length={self.length}, status={self.status!r}, lower_bound={self.lower_bound}, nodes={self.nodes}, "
             f"seconds={self.seconds:.4f}, method={self.method!r}, moves={shown!r})"
         )
+
+
+@dataclass(eq=False)
+class SolveManyResult:
+    """Results of :func:`solve_many`, one entry per board.
+
+    Attributes
+    ----------
+    lengths : ndarray of int64
+        Solution length; ``-1`` where a budget stopped the search.
+    nodes : ndarray of int64
+        Nodes generated per board (see :func:`solve`).
+    status : ndarray of str
+        ``"optimal"``, ``"bounded"`` (within :attr:`bound_factors` of the
+        optimum), ``"found"`` (valid, not proven shortest) or ``"budget"``.
+    seconds : ndarray of float64
+        Time spent on each board.
+    moves : list of str
+        Move strings (``""`` where a budget stopped the search).
+    method, heuristic : str
+        As passed to :func:`solve_many`.
+    lower_bounds : ndarray of int64
+        Admissible bound on each board's optimal length (see
+        :attr:`Solution.lower_bound`); ``-1`` where none was proved.
+    """
+
+    lengths: np.ndarray
+    nodes: np.ndarray
+    status: np.ndarray
+    seconds: np.ndarray
+    moves: list
+    method: str = "ida"
+    heuristic: str = "linear_conflict"
+    lower_bounds: np.ndarray | None = None
+    metric: str = "stm"
+
+    def __post_init__(self):
+        if self.lower_bounds is None:
+            self.lower_bounds = np.where(self.status == "optimal", self.lengths, -1).astype(np.int64)
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    @property
+    def solved(self) -> np.ndarray:
+        """Boolean mask of the boards that got a solution."""
+        return self.status != "budget"
+
+    @property
+    def bound_factors(self) -> np.ndarray:
+        """Length over lower bound per board (1.0 at the goal, ``nan`` without both)."""
+        lengths, bounds = self.lengths.astype(np.float64), self.lower_bounds.astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = np.where(bounds > 0, lengths / bounds, np.nan)
+        out[(lengths == 0) & (bounds == 0)] = 1.0
+        out[lengths < 0] = np.nan
+        return out
+
+    def solutions(self) -> list:
+        """One :class:`Solution` per board (also what iterating and indexing the result give)."""
+        return [self[i] for i in range(len(self))]
+
+    def __getitem__(self, i) -> Solution:
+        i = range(len(self))[operator.index(i)]  # negative from the end; IndexError out of range
+        lb = int(self.lower_bounds[i])
+        return Solution(encode_moves(self.moves[i]), status=str(self.status[i]), nodes=int(self.nodes[i]),
+                        seconds=float(self.seconds[i]), method=self.method, heuristic=self.heuristic,
+                        lower_bound=lb if lb >= 0 else None, metric=self.metric)  # fmt: skip
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        ok = int(self.solved.sum())
+        return f"SolveManyResult({len(self)} boards, {ok} solved, nodes={int(self.nodes.sum())})"

@@ -9,10 +9,8 @@ heuristic asked for (Manhattan, linear conflict or pattern databases, see
 
 from __future__ import annotations
 
-import operator
 import sys
 import time
-from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -21,14 +19,15 @@ from .. import options
 from ..boards import as_boards, as_goal
 from ..errors import OptionError
 from ..interrupt import interruptible
-from ..moves import PRUNE_LENGTH, move_letters, slide_codes
+from ..moves import PRUNE_LENGTH, slide_codes
+from ..notation import check_metric, count_moves, decode_moves
 from . import ida
 from .anytime import DEFAULT_TIME_LIMIT, anytime_search
 from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
 from .pdb import GoalPlan, choose_database
 from .pdb.store import PREFERENCE as PDB_PREFERENCE
-from .solution import Solution, require_reachable
+from .solution import Solution, SolveManyResult, require_reachable
 
 __all__ = [
     "solve", "solve_many", "SolveManyResult",
@@ -141,20 +140,20 @@ class _Search:
     """The engine's heuristic for one shape and goal, and how boards map onto it
     (pattern databases measure distance to their own goal: see GoalPlan)."""
 
-    def __init__(self, m, n, target, heuristic, database, prune_length, prefer_pdb=False):
-        self.plan = None
-        self.label = heuristic
+    def __init__(self, m, n, target, heuristic, database, prune_length, prefer_pdb=False, metric="stm"):
+        self.plan, self.label, self.metric = None, heuristic, metric
         if prefer_pdb and heuristic == "linear_conflict" and database is None:
             heuristic = _cached_pdb_heuristic(m, n, target)
         if heuristic != "pdb":
-            self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length)
+            self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric)
             return
         if m * n > PDB_MAX_CELLS:
             raise ValueError(f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}")
         db = choose_database((m, n), database)
         self.plan = GoalPlan(db, target)
         # moves tried in Korf's order on the user's board, whatever the symmetry
-        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order)
+        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order,
+                                    metric=metric)  # fmt: skip
         self.label = f"pdb:{db.name}"
 
     def map_boards(self, flat: np.ndarray) -> np.ndarray:
@@ -168,11 +167,19 @@ class _Search:
         return codes if self.plan is None else self.plan.unmap_codes(codes)
 
 
-def search_setup(m, n, target, heuristic):
-    """The engine's heuristic for ``heuristic`` on ``m x n`` boards towards ``target``, as :func:`solve`
-    builds it: ``.engine`` (:class:`~fastpuzzle.search.ida.Heuristic`), ``.map_boards`` (flat boards onto
-    a pattern database's goal) and ``.unmap_codes`` (move codes back), ``.label``."""
-    return _Search(m, n, target, heuristic, None, PRUNE_LENGTH)
+def search_setup(m, n, target, heuristic, metric="stm"):
+    """The engine's heuristic as :func:`solve` builds it (``.engine``, ``.map_boards``, ``.unmap_codes``)."""
+    return _Search(m, n, target, heuristic, None, PRUNE_LENGTH, metric=metric)
+
+
+def _method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric):
+    """The solver for the request; the multi-tile metric is searched by IDA* only."""
+    metric = check_metric(metric)
+    if metric == "mtm":
+        if method not in ("auto", "ida"):
+            raise OptionError("method", method, "must be 'ida' or 'auto' with metric='mtm' (the multi-tile metric is solved by IDA*)")
+        return ("slide" if min(m, n) == 1 else "ida"), metric
+    return _resolve_method(method, heuristic, m, n, budget=max_nodes is not None or time_limit is not None), metric
 
 
 def _cached_pdb_heuristic(m, n, target) -> str:
@@ -186,10 +193,10 @@ def _cached_pdb_heuristic(m, n, target) -> str:
     return "pdb"
 
 
-def _make_search(m, n, target, heuristic, database, prune_length, which, method):
+def _make_search(m, n, target, heuristic, database, prune_length, which, method, metric="stm"):
     if which not in ("ida", "anytime"):
         return None
-    return _Search(m, n, target, heuristic, database, prune_length, prefer_pdb=method == "auto")
+    return _Search(m, n, target, heuristic, database, prune_length, prefer_pdb=method == "auto", metric=metric)
 
 
 # ------------------------------------------------------------------ one board
@@ -213,12 +220,15 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which) -> Sol
     if which == "anytime":
         return _solve_anytime(cells, target, m, n, search, max_nodes, time_limit)
     mapped = search.map_boards(cells[None, :])[0]
+    info = np.zeros(4, np.int64)
     with interruptible(m * n > 9):  # SIGINT/SIGTERM stop the kernel (8-puzzles take milliseconds)
-        status, codes, nodes, seconds = ida.ida_search(mapped, search.engine, max_nodes, time_limit)
+        status, codes, nodes, seconds = ida.ida_search(mapped, search.engine, max_nodes, time_limit, info=info)
     _check_not_exhausted(status, 0)
-    return Solution(search.unmap_codes(codes), status=_STATUS[status], nodes=nodes, seconds=seconds,
-                    method="ida", heuristic=search.label,
-                    lower_bound=len(codes) if status == ida.STATUS_FOUND else None)  # fmt: skip
+    sol = Solution(search.unmap_codes(codes), status=_STATUS[status], nodes=nodes, seconds=seconds,
+                   method="ida", heuristic=search.label, metric=search.metric)  # fmt: skip
+    stopped = int(info[2]) if search.metric == "mtm" else None  # every bound below info[2] searched in full
+    sol.lower_bound = sol.length if status == ida.STATUS_FOUND else stopped
+    return sol
 
 
 def root_lower_bound(cells, target, m, n) -> int:
@@ -258,7 +268,7 @@ def _check_not_exhausted(status, index):
 
 
 def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None, method="auto",
-          database=None, prune="automaton"):  # fmt: skip
+          database=None, prune="automaton", metric="stm"):  # fmt: skip
     """Shortest move sequence from ``board`` to ``goal``.
 
     Parameters
@@ -341,100 +351,24 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     m, n = batch.shape[1:]
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=True)
-    which = _resolve_method(method, heuristic, m, n, budget=max_nodes is not None or time_limit is not None)
-    search = _make_search(m, n, target, heuristic, database, prune_length, which, method)
+    which, metric = _method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric)
+    search = _make_search(m, n, target, heuristic, database, prune_length, which, method, metric)
     label = search.label if search is not None else heuristic
     cells = batch[0].ravel()
     if np.array_equal(cells, target.ravel()):
         return Solution(np.zeros(0, np.uint8), status="optimal", nodes=0, seconds=0.0, method=which, heuristic=label,
-                        lower_bound=0)  # fmt: skip
-    return _solve_one(cells, target, m, n, search, max_nodes, time_limit, which)
+                        lower_bound=0, metric=metric)  # fmt: skip
+    sol = _solve_one(cells, target, m, n, search, max_nodes, time_limit, which)
+    if which == "slide":
+        sol.metric, sol.lower_bound = metric, (1 if metric == "mtm" else sol.length)
+    return sol
 
 
 # ------------------------------------------------------------------ many boards
 
 
-@dataclass(eq=False)
-class SolveManyResult:
-    """Results of :func:`solve_many`, one entry per board.
-
-    The arrays below hold the batch; iterating the result, or indexing it
-    with an integer, gives each board's :class:`Solution`.
-
-    Attributes
-    ----------
-    lengths : ndarray of int64
-        Solution length; ``-1`` where a budget stopped the search.
-    nodes : ndarray of int64
-        Nodes generated per board (see :func:`solve`).
-    status : ndarray of str
-        ``"optimal"``, ``"bounded"`` (within :attr:`bound_factors` of the
-        optimum), ``"found"`` (valid, not proven shortest) or ``"budget"``.
-    seconds : ndarray of float64
-        Time spent on each board.
-    moves : list of str
-        Move strings (``""`` where a budget stopped the search).
-    method, heuristic : str
-        As passed to :func:`solve_many`.
-    lower_bounds : ndarray of int64
-        Admissible bound on each board's optimal length (see
-        :attr:`Solution.lower_bound`); ``-1`` where none was proved.
-    """
-
-    lengths: np.ndarray
-    nodes: np.ndarray
-    status: np.ndarray
-    seconds: np.ndarray
-    moves: list
-    method: str = "ida"
-    heuristic: str = "linear_conflict"
-    lower_bounds: np.ndarray | None = None
-
-    def __post_init__(self):
-        if self.lower_bounds is None:
-            self.lower_bounds = np.where(self.status == "optimal", self.lengths, -1).astype(np.int64)
-
-    def __len__(self) -> int:
-        return len(self.moves)
-
-    @property
-    def solved(self) -> np.ndarray:
-        """Boolean mask of the boards that got a solution."""
-        return self.status != "budget"
-
-    @property
-    def bound_factors(self) -> np.ndarray:
-        """Length over lower bound per board (1.0 at the goal, ``nan`` without both)."""
-        lengths, bounds = self.lengths.astype(np.float64), self.lower_bounds.astype(np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.where(bounds > 0, lengths / bounds, np.nan)
-        out[(lengths == 0) & (bounds == 0)] = 1.0
-        out[lengths < 0] = np.nan
-        return out
-
-    def solutions(self) -> list:
-        """One :class:`Solution` per board (also what iterating and indexing the result give)."""
-        return [self[i] for i in range(len(self))]
-
-    def __getitem__(self, i) -> Solution:
-        from ..moves import move_codes
-
-        i = range(len(self))[operator.index(i)]  # negative from the end; IndexError out of range
-        lb = int(self.lower_bounds[i])
-        return Solution(move_codes(self.moves[i]), status=str(self.status[i]), nodes=int(self.nodes[i]),
-                        seconds=float(self.seconds[i]), method=self.method, heuristic=self.heuristic,
-                        lower_bound=lb if lb >= 0 else None)  # fmt: skip
-
-    def __iter__(self):
-        return (self[i] for i in range(len(self)))
-
-    def __repr__(self) -> str:
-        ok = int(self.solved.sum())
-        return f"SolveManyResult({len(self)} boards, {ok} solved, nodes={int(self.nodes.sum())})"
-
-
 def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
-               method="auto", threads=None, progress=False, database=None, prune="automaton"):  # fmt: skip
+               method="auto", threads=None, progress=False, database=None, prune="automaton", metric="stm"):  # fmt: skip
     """Solve a batch of boards across threads.
 
     Parameters
@@ -483,8 +417,8 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
     B, m, n = batch.shape
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=single)
-    which = _resolve_method(method, heuristic, m, n, budget=max_nodes is not None or time_limit is not None)
-    search = _make_search(m, n, target, heuristic, database, prune_length, which, method)
+    which, metric = _method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric)
+    search = _make_search(m, n, target, heuristic, database, prune_length, which, method, metric)
     label = search.label if search is not None else heuristic
     threads = int(min(threads, max(B, 1)))
     flat = batch.reshape(B, m * n)
@@ -505,7 +439,7 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
     columns[1][at_goal] = 0  # nodes: no search from the goal itself
     *columns, bounds = columns
     bounds[at_goal] = 0
-    return SolveManyResult(*columns, method=which, heuristic=label, lower_bounds=bounds)
+    return SolveManyResult(*columns, method=which, heuristic=label, lower_bounds=bounds, metric=metric)
 
 
 def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
@@ -516,7 +450,10 @@ def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
         _check_not_exhausted(ida.STATUS_EXHAUSTED, int(i))
     found = status == ida.STATUS_FOUND
     lengths[~found] = -1
-    moves = [move_letters(search.unmap_codes(c)) if ok else "" for c, ok in zip(codes, found)]
+    fold = search.metric == "mtm"  # folded slides, each one move
+    moves = [decode_moves(search.unmap_codes(c), fold=fold) if ok else "" for c, ok in zip(codes, found)]
+    if fold:
+        lengths[found] = [count_moves(mv, metric="mtm") for mv, ok in zip(moves, found) if ok]
     labels = np.array([_STATUS[int(s)] for s in status], dtype="<U7")
     return lengths, nodes, labels, seconds, moves, np.where(found, lengths, -1)
 
