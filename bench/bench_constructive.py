@@ -73,7 +73,7 @@ import numpy as np
 from fastpuzzle.solvability import is_solvable
 board = np.array([[4, 1, 3], [7, 2, 6], [0, 5, 8]])
 c = time.process_time()
-is_solvable(board, np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]]), check=False)
+is_solvable(board, goal=np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]]), check=False)
 parity = time.process_time() - c
 c = time.process_time()
 from fastpuzzle.search.constructive import lines, routes, solve_constructive, state, tiles
