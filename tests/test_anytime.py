@@ -176,3 +176,31 @@ def test_beam_rejects_an_unknown_heuristic():
 
     with pytest.raises(fp.errors.OptionError):
         beam_search(np.array([1, 2, 0, 3], np.uint8), 2, 2, np.array([1, 2, 3, 0]), 4, heuristic="pdb")
+
+
+@pytest.mark.parametrize("order", anytime.ORDERS)
+def test_reordered_engine_prunes_the_same_and_stays_optimal(order):
+    goal = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]])
+    engine = ida.Heuristic(3, 3, goal, "linear_conflict")
+    twin = engine.reordered(order)
+    assert twin.successors[2] is engine.successors[2] and engine.successors[0] is not twin.successors[0]
+    boards = fp.random_solvable(3, 3, count=30, seed=11)
+    info = np.zeros(4, np.int64)
+    for board, optimum in zip(boards, fp.distance(boards)):
+        path = np.zeros(64, np.uint8)
+        status = ida.ida_kernel(board.ravel().astype(np.uint8), 3, 3, *twin.kernel_args(), 0, 0, 0, 0.0, path, info,
+                                ida.WEIGHT_ONE)  # fmt: skip
+        assert status == ida.STATUS_FOUND and info[1] == optimum
+        assert (fp.apply_moves(board, fp.decode_moves(path[: info[1]])) == goal).all()
+
+
+def test_strong_windows_never_lengthen_and_reach_the_goal():
+    goal = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]])
+    solver = WindowSolver(3, 3, strong=ida.Heuristic(3, 3, goal, "linear_conflict"))
+    boards = fp.random_solvable(3, 3, count=10, seed=4)
+    for board, optimum in zip(boards, fp.distance(boards)):
+        long = fp.solve(board, method="constructive")
+        codes = fp.encode_moves(long.moves)
+        better = solver.improve_strong(board.ravel().astype(np.uint8), np.asarray(codes, np.uint8), (8, 40), 0.0)
+        assert optimum <= len(better) <= len(codes)
+        assert (fp.apply_moves(board, fp.decode_moves(better)) == goal).all()

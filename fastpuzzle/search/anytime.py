@@ -10,12 +10,18 @@ IDA* engine (:mod:`fastpuzzle.search.ida`):
    doubling width (:mod:`fastpuzzle.search.beam`, :data:`BEAM_SHARE` of the
    budget) and the constructive solver compete; the constructive solver is
    the fallback everywhere (it always answers);
+   With pattern databases the lowest weights run again with the moves tried in
+   other :data:`ORDERS`;
 2. **windows** -- loops cut and windows of the incumbent re-solved optimally
-   between their end boards, wider and wider (:mod:`fastpuzzle.search.windows`);
+   between their end boards, wider and wider (:mod:`fastpuzzle.search.windows`;
+   with pattern databases first the windows ending where the blank is home,
+   searched with the databases);
 3. **bound** -- plain IDA* with a share of the rest, its stack sized to the
    incumbent's length: a shorter solution replaces it (then optimal); a
    threshold that reaches the incumbent's length proves it optimal; otherwise
-   the last threshold reached is the proved lower bound;
+   the last threshold reached is the proved lower bound; with pattern databases
+   and a gap above :data:`DESCENT_GAP`, the rest goes to reordered weighted
+   searches at lower weights and database windows instead of phase 4;
 4. **descent** -- one depth-first pass bounded by the incumbent's length
    minus 2 (solution lengths share one parity): a solution found there is the
    new incumbent, and the next pass goes 2 lower; a pass that ends without
@@ -40,7 +46,15 @@ from .windows import WindowSolver, cut_loops
 __all__ = ["WEIGHTS", "BEAM_SHARE", "DEFAULT_TIME_LIMIT", "AnytimeResult", "anytime_search", "solution_parity"]
 
 #: Weights of the incumbent phase, in the order tried.
-WEIGHTS = (3.0, 2.0, 1.5, 1.3, 1.2, 1.12, 1.06)
+WEIGHTS = (3.0, 2.0, 1.5, 1.4, 1.3, 1.25, 1.2, 1.15, 1.1, 1.06)
+#: Other orders the moves are tried in (codes U L R D = 0 1 2 3): weighted searches from the same
+#: board meet other solutions first, and the shortest is kept.
+ORDERS = ((3, 2, 1, 0), (1, 0, 3, 2), (2, 3, 0, 1))
+#: Largest gap between the incumbent and the proved bound at which a descent pass is tried; a wider
+#: gap is all but never closed within seconds, so the rest of the budget looks for shorter solutions.
+DESCENT_GAP = 4
+#: Widths of the windows searched with pattern databases (those ending where the blank is home).
+STRONG_WIDTHS = (40, 56, 72, 88)
 #: Seconds ``solve(method="auto")`` spends on a board of more than 16 cells when no budget is given.
 DEFAULT_TIME_LIMIT = 10.0
 #: Share of the budget the beams take on boards of more than 25 cells.
@@ -191,6 +205,7 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     parity = solution_parity(cells, goal, n)
     best, total = None, 0
     h0 = None
+    found = []  # the weights whose search finished
     for weight in WEIGHTS:  # 1. incumbent
         nodes, deadline = budget.share(0.08)
         codes = _weighted(cells, engine, weight, nodes, deadline, info)
@@ -199,10 +214,15 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
         h0 = int(info[3])
         if codes is None:
             break
+        found.append(weight)
         if best is None or len(codes) < len(best):
             best = codes
         if len(best) <= h0 or budget.spent():
             break
+    strong = engine.pdb_tables is not None
+    if strong and best is not None and len(best) > h0:  # the same weights, the moves tried in other orders
+        best, spent = _reordered(cells, engine, found[-2:], budget, best, 0.05, info)
+        total += spent
     if m * n > 25 and not budget.spent():  # beyond 5x5: beams, wider while a third of the budget lasts
         best = _beams(cells, engine, goal, budget, best, fallback)
     if fallback is not None and (best is None or m * n > 25):  # beyond 5x5 the constructive answer may be shorter
@@ -217,8 +237,10 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     if proof_share is None:
         proof_share = 0.6 if engine.pdb_tables is not None else 0.3
     best = cut_loops(cells, m, n, best)
-    windows = WindowSolver(m, n)  # 2. windows
+    windows = WindowSolver(m, n, strong=engine if strong else None)  # 2. windows
     window_end = budget.share(1.0 - proof_share)[1]
+    if strong:
+        best = windows.improve_strong(cells, best, STRONG_WIDTHS, budget.share(0.3)[1])
     for width in WIDTHS:
         if budget.spent() or (window_end and clock() >= window_end) or width > len(best):
             break
@@ -242,6 +264,15 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     if status == ida.STATUS_DEPTH:  # every bound below the incumbent's length searched: it is optimal
         return AnytimeResult(best, len(best), True, total)
     lower = max(lower, _round_up(int(info[2]), parity))
+    if strong and len(best) - lower > DESCENT_GAP:  # 4'. too wide a gap to close: shorter solutions
+        weights = [w for w in WEIGHTS if w < found[-1]][:2] if found else []
+        while not budget.spent() and weights:
+            best, spent = _reordered(cells, engine, weights, budget, best, 0.25, info, ((0, 1, 2, 3),) + ORDERS)
+            total += spent
+            best = windows.improve_strong(cells, best, STRONG_WIDTHS, budget.share(0.5)[1])
+            weights = [w for w in WEIGHTS if w < weights[-1]][:2]
+        total += windows.nodes - before
+        return AnytimeResult(best, lower, len(best) <= lower, total)
     # 4. descent: one pass at the incumbent's length - 2; a pass that fails in full proves the incumbent
     while not budget.spent() and len(best) - 2 >= lower:
         nodes, deadline = budget.share(1.0)
@@ -258,6 +289,25 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
         else:
             break
     return AnytimeResult(best, lower, len(best) <= lower, total)
+
+
+def _reordered(cells, engine, weights, budget, best, share, info, orders=ORDERS):
+    """The shortest of ``best`` and weighted searches at ``weights``, the moves tried in ``orders``.
+
+    Each search has ``share`` of what is left; returns ``(best, nodes searched)``.
+    """
+    spent = 0
+    for weight in weights:
+        for order in orders:
+            if budget.spent():
+                return best, spent
+            nodes, deadline = budget.share(share)
+            codes = _weighted(cells, engine.reordered(order), weight, nodes, deadline, info)
+            budget.charge(int(info[0]))
+            spent += int(info[0])
+            if codes is not None and len(codes) < len(best):
+                best = codes
+    return best, spent
 
 
 def _round_up(bound: int, parity: int) -> int:

@@ -113,9 +113,15 @@ class WindowSolver:
     [1]
     """
 
-    def __init__(self, m: int, n: int):
+    def __init__(self, m: int, n: int, strong=None):
         self.m, self.n = m, n
         self._engines: dict = {}
+        # an engine of the caller (pattern databases) for the windows whose end has the blank where
+        # its goal has it: renamed onto that goal, they are searched with its stronger heuristic
+        if strong is not None:
+            self.strong_blank = int(np.flatnonzero(strong.goal == 0)[0])
+            self._engines[self.strong_blank] = (strong.goal.reshape(m, n), strong)
+        self.strong = strong
         self._info = np.zeros(4, np.int64)
         self.nodes = 0
 
@@ -143,6 +149,43 @@ class WindowSolver:
         if status == ida.STATUS_FOUND and self._info[1] < length:
             return path[: self._info[1]].copy()
         return None
+
+    def improve_strong(self, cells, codes, widths, deadline: float):
+        """Windows that end where the blank reaches the strong engine's blank cell (the goal at least),
+        ``widths`` wide, each searched until the deadline; returns the new codes.
+
+        Examples
+        --------
+        >>> from fastpuzzle.search.ida import Heuristic
+        >>> goal = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]])
+        >>> w = WindowSolver(3, 3, strong=Heuristic(3, 3, goal, "linear_conflict"))
+        >>> detour = np.array([0, 2, 3, 1] * 2 + [0, 2, 3, 2], np.uint8)  # the blank circles a square three times
+        >>> w.improve_strong(np.array([1, 2, 3, 4, 5, 6, 0, 7, 8]), detour, (12,), 0.0).tolist()
+        [2, 2]
+        """
+        if self.strong is None:
+            return codes
+        m, n = self.m, self.n
+        for width in widths:
+            if deadline > 0.0 and clock() >= deadline:
+                break
+            improved = True
+            while improved and (deadline <= 0.0 or clock() < deadline):
+                improved = False
+                codes = cut_loops(cells, m, n, codes)
+                boards = trajectory(cells, m, n, codes)
+                for j in range(len(codes), 1, -1):
+                    if boards[j, self.strong_blank] != 0:
+                        continue
+                    i = max(0, j - width)
+                    better = self.shorter_path(boards[i], boards[j], j - i, 0, deadline)
+                    if better is not None:
+                        codes = np.concatenate([codes[:i], better, codes[j:]]).astype(np.uint8)
+                        improved = True
+                        break
+                    if deadline > 0.0 and clock() >= deadline:
+                        break
+        return cut_loops(cells, m, n, codes)
 
     def improve(self, cells, codes, width: int, max_nodes: int, deadline: float):
         """One pass of windows of ``width`` moves (half overlapping) over the solution; returns the new codes.
