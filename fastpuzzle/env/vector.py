@@ -9,14 +9,16 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..errors import OptionError
-from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, env_step_serial, random_actions, random_actions_parallel
+from .._jit import split_threads
+from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, random_actions
 from .options import EnvOptions, board_text
 
 __all__ = ["SlidingPuzzleVectorEnv"]
 
 _MODES = {mode.value: mode for mode in AutoresetMode}
-#: Batches of at least this many boards step on the threaded kernels.
-PARALLEL_MIN_ENVS = 256
+#: Batches of at least this many boards step on the threads (a part of the batch each): below it,
+#: handing parts to the threads costs more than the step.
+PARALLEL_MIN_ENVS = 1 << 14
 #: Sets of step outputs kept for reuse with ``copy=True`` (:meth:`SlidingPuzzleVectorEnv._fresh_outputs`).
 POOL_SIZE = 3
 
@@ -120,9 +122,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         self._table = opts.distance_table() if opts.exact_reward else None
         self._dist = np.zeros(B, np.int64)
         self._counter = 0
-        # the threaded kernels from a few hundred boards, over blocks of a few thousand boards
         self._parallel = B >= PARALLEL_MIN_ENVS
-        self._ended = np.zeros(max(1, min(256, B // 2048)) if self._parallel else 1, np.int64)
         self._weights = REWARD_WEIGHTS[opts.reward_code].copy()
         self._limit = opts.max_steps if opts.max_steps > 0 else np.iinfo(np.int64).max
 
@@ -248,13 +248,13 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         skip = self._pending.copy() if (fn is not None or self._table is not None) and self._any_pending else None
         previous = self._boards.copy() if fn is not None else None
         t = self._tables
-        kernel = env_step if self._parallel else env_step_serial
-        kernel(self._flat, self._blanks, self._manh, self._steps, self._pending, actions, t.targets, t.legal32, t.md,
-               self._goal_where, self._per_env, self._weights, self._limit, rewards, term, trunc, illegal, mask32,
-               self._ended)
+        args = (self._flat, self._blanks, self._manh, self._steps, self._pending, actions, t.targets, t.legal32,
+                t.md, self._goal_where, self._per_env, self._weights, self._limit, rewards, term, trunc, illegal,
+                mask32)
+        ended = sum(self._on_threads(lambda lo, hi: env_step(*args, lo, hi)))
         if copy:  # NumPy's copy: a quarter of the CPU of a copy loop in the kernel (measured on 4x4)
             np.copyto(obs, self._boards)
-        self._any_pending = bool(self._ended.any())
+        self._any_pending = ended > 0
         if self._table is not None:
             new = np.asarray(self._table.depths[self._table.space.ranks(self._flat)], np.int64)
             rewards[:] = self._dist - new
@@ -281,13 +281,13 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         if self._counter == 0:
             self._key = int(self.np_random.integers(0, 1 << 63))
         self._counter += 1
-        t = self._tables
-        if self._parallel:
-            random_actions_parallel(self._blanks, t.moves, t.counts, self._key, self._counter, self._ended.shape[0],
-                                    out)
-        else:
-            random_actions(self._blanks, t.moves, t.counts, self._key, self._counter, out)
+        t, key, counter = self._tables, self._key, self._counter
+        self._on_threads(lambda lo, hi: random_actions(self._blanks, t.moves, t.counts, key, counter, out, lo, hi))
         return out
+
+    def _on_threads(self, work):
+        """``work(lo, hi)`` over every board, on the threads for large batches; its results."""
+        return split_threads(work, self.num_envs, align=64) if self._parallel else [work(0, self.num_envs)]
 
     def render(self):
         """The boards as text (``ansi``: returned; ``human``: printed)."""
