@@ -54,13 +54,37 @@ class StepTables:
             self.moves[z, : codes.size] = codes
 
 
+@jit(inline="always")
+def _mix(x):
+    """splitmix64's finaliser: a well-mixed 64-bit word of a counter."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@jit(inline="always")
+def _stream_base(key, counter):
+    return np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
+
+
+@jit(inline="always")
+def _random_move(base, b, z, moves, counts):
+    """Environment ``b``'s move of the stream ``base``, uniform among the legal moves of its blank's cell ``z``."""
+    r = _mix(base + b * np.uint64(0xD1B54A32D192ED03))
+    pick = ((r >> np.uint64(32)) * counts[z]) >> np.uint64(32)  # multiply-shift: no division
+    return moves[z, pick]
+
+
 @jit
 def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env, weights, limit,
-             rewards, term, trunc, illegal, mask32, lo, hi):
+             rewards, term, trunc, illegal, mask32, lo, hi, draw, moves, counts, key, counter):
     """One step of the environments ``lo .. hi`` (see the module notes); returns how many end their episode.
 
     The reward is ``weights @ (1, solved, decrease in Manhattan distance)``;
-    ``limit`` the step count that truncates.  Threads run it on parts of the
+    ``limit`` the step count that truncates.  With ``draw``, each action is
+    first drawn as :func:`random_actions` draws it (``moves``, ``counts``,
+    ``key``, ``counter``) and written to ``actions``: a random rollout in
+    one pass.  Threads run it on parts of the
     batch (:func:`fastpuzzle._jit.split_threads`: no ``prange`` twin).
     Every value read once into a local and every output stored once: the arrays may alias as far as
     the compiler knows, so a value read back from an array is a load after a store.  Every index is
@@ -69,9 +93,12 @@ def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, 
     ended = 0
     w_step, w_solved, w_change = weights[0], weights[1], weights[2]
     g0 = _U(0)
+    base = _stream_base(key, counter)
     for i in range(lo, hi):
         b = _U(i)
         z = _U(blanks[b])
+        if draw:
+            actions[b] = _random_move(base, b, z, moves, counts)
         if pending[b]:  # reset before this step (next-step autoreset): no move, reward 0
             pending[b] = False
             reward = 0.0
@@ -128,22 +155,11 @@ def env_refresh(flat, idx, goal_where, per_env, md, legal32, blanks, manh, steps
         mask32[b] = legal32[blanks[b]]
 
 
-@jit(inline="always")
-def _mix(x):
-    """splitmix64's finaliser: a well-mixed 64-bit word of a counter."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
 @jit
 def random_actions(blanks, moves, counts, key, counter, out, lo, hi):
     """``out[b]`` for ``b`` in ``lo .. hi``: a move uniform among the legal ones of environment ``b``,
     from the counter-based stream ``(key, counter, b)`` (the same on any thread count)."""
-    base = np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
+    base = _stream_base(key, counter)
     for i in range(lo, hi):
         b = _U(i)  # unsigned indices: no wraparound test (env_step)
-        r = _mix(base + b * np.uint64(0xD1B54A32D192ED03))
-        z = _U(blanks[b])
-        pick = ((r >> np.uint64(32)) * counts[z]) >> np.uint64(32)  # multiply-shift: no division
-        out[b] = moves[z, pick]
+        out[b] = _random_move(base, b, _U(blanks[b]), moves, counts)

@@ -192,6 +192,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         ``options`` may also hold ``"curriculum"`` (a new curriculum from now on).
         """
         super().reset(seed=seed)
+        if seed is not None:
+            self._counter = 0  # the random actions' stream starts again from the new seed
         options = dict(options or {})
         if "curriculum" in options:
             self.options.curriculum = self.options.curriculum.renewed(options.pop("curriculum"))
@@ -233,7 +235,29 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         With ``copy=True`` (the default) every array returned is new; with
         ``copy=False`` they are the environment's own, overwritten by the next step.
         """
-        actions = self._check_actions(actions)
+        return self._step(self._check_actions(actions), False)
+
+    def step_random(self):
+        """:meth:`step` with a random legal move per board, drawn in the same compiled pass.
+
+        The moves are those :meth:`sample_actions` would have drawn from the
+        same state (the stream's next draw), in ``info["actions"]``; a board
+        reset before this step (next-step autoreset) draws for its new board.
+
+        Examples
+        --------
+        >>> env = SlidingPuzzleVectorEnv(4, 3, 3)
+        >>> _ = env.reset(seed=0)
+        >>> obs, reward, terminated, truncated, info = env.step_random()
+        >>> info["actions"].shape, bool(info["illegal"].any())
+        ((4,), False)
+        """
+        (actions,) = _reused(self._action_pool, lambda: (np.empty(self.num_envs, np.int64),))
+        obs, rewards, term, trunc, info = self._step(actions, True)
+        info["actions"] = actions
+        return obs, rewards, term, trunc, info
+
+    def _step(self, actions, draw):
         opts = self.options
         copy = opts.copy
         if copy:
@@ -246,7 +270,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):
             if self.autoreset_mode == AutoresetMode.DISABLED:
                 raise ValueError("some boards ended their episode: reset them first (autoreset is disabled)")
             self._reset_envs(np.flatnonzero(self._pending), mask)
-        if not opts.stay:
+        if not opts.stay and not draw:
             bad = np.flatnonzero(~self._pending & (self._targets[self._blanks, actions] < 0))
             if bad.size:
                 raise ValueError(f"action {int(actions[bad[0]])} of board {int(bad[0])} takes the blank off the board")
@@ -254,10 +278,11 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         skip = self._pending.copy() if (fn is not None or self._table is not None) and self._any_pending else None
         previous = self._boards.copy() if fn is not None else None
         t = self._tables
+        key, counter = self._next_stream() if draw else (0, 0)
         args = (self._flat, self._blanks, self._manh, self._steps, self._pending, actions, t.targets, t.legal32,
                 t.md, self._goal_where, self._per_env, self._weights, self._limit, rewards, term, trunc, illegal,
                 mask32)
-        ended = sum(self._on_threads(lambda lo, hi: env_step(*args, lo, hi)))
+        ended = sum(self._on_threads(lambda lo, hi: env_step(*args, lo, hi, draw, t.moves, t.counts, key, counter)))
         if copy:  # NumPy's copy: a quarter of the CPU of a copy loop in the kernel (measured on 4x4)
             np.copyto(obs, self._boards)
         self._any_pending = ended > 0
@@ -287,12 +312,17 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         The array is new to the caller (one an earlier call returned is used again once nothing
         refers to it: fresh pages cost more than the draw)."""
         (out,) = _reused(self._action_pool, lambda: (np.empty(self.num_envs, np.int64),))
+        t = self._tables
+        key, counter = self._next_stream()
+        self._on_threads(lambda lo, hi: random_actions(self._blanks, t.moves, t.counts, key, counter, out, lo, hi))
+        return out
+
+    def _next_stream(self):
+        """``(key, counter)`` of the next draw of random actions (the key from the seeded ``np_random``)."""
         if self._counter == 0:
             self._key = int(self.np_random.integers(0, 1 << 63))
         self._counter += 1
-        t, key, counter = self._tables, self._key, self._counter
-        self._on_threads(lambda lo, hi: random_actions(self._blanks, t.moves, t.counts, key, counter, out, lo, hi))
-        return out
+        return self._key, self._counter
 
     def _on_threads(self, work):
         """``work(lo, hi)`` over every board, on the threads for large batches; its results."""
