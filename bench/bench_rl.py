@@ -5,7 +5,8 @@
 Side by side in one run, on the same machine:
 
 * steps per second of :class:`fastpuzzle.env.SlidingPuzzleVectorEnv` with
-  random legal actions (``sample_actions``, compiled) at 1, 1,000 and
+  random legal actions (``step(sample_actions())``, two compiled passes, and
+  ``step_random()``, one) at 1, 1,000 and
   100,000 boards of 4x4 and 5x5, against jumanji's ``SlidingTilePuzzle``
   on JAX's CPU backend (``jax.vmap`` of its ``step`` and of a masked random
   action over the same number of boards, the whole loop inside one
@@ -40,16 +41,17 @@ from bench.common import print_header, print_rows, row  # noqa: E402
 FAMILY = "rl"
 
 
-def _ours(B, m, n, steps, copy=True):
+def _ours(B, m, n, steps, copy=True, fused=False):
     from fastpuzzle.env import SlidingPuzzleVectorEnv
 
     env = SlidingPuzzleVectorEnv(B, m, n, copy=copy)
     env.reset(seed=0)
-    for _ in range(3):  # warm: both kernels compiled or loaded
-        env.step(env.sample_actions())
+    step = env.step_random if fused else (lambda: env.step(env.sample_actions()))
+    for _ in range(3):  # warm: the kernels compiled or loaded
+        step()
     start, cpu = time.perf_counter(), time.process_time()
     for _ in range(steps):
-        env.step(env.sample_actions())
+        step()
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     return B * steps / wall, B * steps / cpu
 
@@ -158,6 +160,10 @@ def run(quick: bool = False) -> list[dict]:
             label = f"vector env {m}x{m}, {B:,} boards, random legal actions"
             rows.append(row(FAMILY, label, ours, "steps/s", None if theirs is None else ours_cpu / theirs_cpu, base,
                             f"new arrays every step (copy=True, the default); {ours_cpu:,.0f} steps per CPU-second"))
+            fused, fused_cpu = _ours(B, m, m, steps, fused=True)
+            rows.append(row(FAMILY, label + ", step_random", fused, "steps/s",
+                            None if theirs is None else fused_cpu / theirs_cpu, base,
+                            f"the moves drawn in the step's own pass, copy=True; {fused_cpu:,.0f} steps per CPU-second"))
             lean, lean_cpu = _ours(B, m, m, steps, copy=False)
             rows.append(row(FAMILY, label + ", copy=False", lean, "steps/s",
                             None if theirs is None else lean_cpu / theirs_cpu, base,
@@ -170,8 +176,17 @@ def run(quick: bool = False) -> list[dict]:
                     "jumanji not installed" if theirs is None else f"jumanji jitted step {theirs * 1e6:.1f} us"))
     count = 1_000_000 if quick else 20_000_000
     rate, cpu = _labels_rate(count, m=3, n=4)
-    rows.append(row(FAMILY, "labelled 3x4 boards, uniform, exact (table)", rate, "boards/s",
-                    note=f"{count:,} boards; {cpu:,.0f} per CPU-second"))
+    import numba
+
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        one, _ = _labels_rate(count, m=3, n=4)
+    finally:
+        numba.set_num_threads(threads)
+    rows.append(row(FAMILY, "labelled 3x4 boards, uniform, exact (table)", rate, "boards/s", rate / one,
+                    f"one thread {one:,.0f} boards/s",
+                    f"{count:,} boards, {threads} threads; {cpu:,.0f} per CPU-second"))
     rate, cpu = _labels_rate(count, m=4, n=4, distance=(0, 23))
     rows.append(row(FAMILY, "labelled 4x4 boards at distance 0..23, exact (layers)", rate, "boards/s",
                     note=f"{count:,} boards; {cpu:,.0f} per CPU-second"))
