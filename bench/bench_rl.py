@@ -5,11 +5,16 @@
 Side by side in one run, on the same machine:
 
 * steps per second of :class:`fastpuzzle.env.SlidingPuzzleVectorEnv` with
-  random legal actions (``sample_actions``, compiled) at 1, 1,000 and
+  random legal actions (``step(sample_actions())``, two compiled passes, and
+  ``step_random()``, one) at 1, 1,000 and
   100,000 boards of 4x4 and 5x5, against jumanji's ``SlidingTilePuzzle``
   on JAX's CPU backend (``jax.vmap`` of its ``step`` and of a masked random
-  action, the whole loop inside one ``jax.lax.scan`` under ``jax.jit``: its
-  fastest form).  ``ratio`` = our steps/s over jumanji's.  jumanji is
+  action over the same number of boards, the whole loop inside one
+  ``jax.lax.scan`` under ``jax.jit``: its fastest form; compiled and run
+  once before the timed run, which ends on ``jax.block_until_ready``).
+  ``ratio`` = our steps per CPU-second over jumanji's (CPU time: the
+  machine's other load does not count, and neither side gains by using
+  more cores than the other); the note gives both sides' steps/s too.  jumanji is
   installed for the bench only (``pip install jumanji``); without it the
   rows say so and our side is still measured;
 * the CPU time of one ``SlidingPuzzleEnv.step`` called from Python (jumanji's
@@ -36,22 +41,24 @@ from bench.common import print_header, print_rows, row  # noqa: E402
 FAMILY = "rl"
 
 
-def _ours(B, m, n, steps, copy=True):
+def _ours(B, m, n, steps, copy=True, fused=False):
     from fastpuzzle.env import SlidingPuzzleVectorEnv
 
     env = SlidingPuzzleVectorEnv(B, m, n, copy=copy)
     env.reset(seed=0)
-    for _ in range(3):  # warm: both kernels compiled or loaded
-        env.step(env.sample_actions())
+    step = env.step_random if fused else (lambda: env.step(env.sample_actions()))
+    for _ in range(3):  # warm: the kernels compiled or loaded
+        step()
     start, cpu = time.perf_counter(), time.process_time()
     for _ in range(steps):
-        env.step(env.sample_actions())
+        step()
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     return B * steps / wall, B * steps / cpu
 
 
 def _jumanji_rate(B, m, steps):
-    """Steps/s of jumanji's SlidingTilePuzzle (``m x m``) at ``B`` boards, or None without jumanji."""
+    """``(steps/s, steps per CPU-second)`` of jumanji's SlidingTilePuzzle (``m x m``) at ``B`` boards,
+    or None without jumanji."""
     try:
         import jax
         import jax.numpy as jnp
@@ -76,12 +83,13 @@ def _jumanji_rate(B, m, steps):
     def run(state, mask, key):
         return jax.lax.scan(body, (state, mask, key), None, length=steps)[0]
 
-    carry = run(state, ts.observation.action_mask, jax.random.PRNGKey(1))
+    carry = run(state, ts.observation.action_mask, jax.random.PRNGKey(1))  # compiled and warmed
     jax.block_until_ready(carry)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     carry = run(*carry)
     jax.block_until_ready(carry)
-    return B * steps / (time.perf_counter() - start)
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return B * steps / wall, B * steps / cpu
 
 
 def _single_latency(repeats):
@@ -143,13 +151,22 @@ def run(quick: bool = False) -> list[dict]:
             steps = {1: 2000, 1_000: 200, 100_000: 50}[B] // (2 if quick else 1)
             ours, ours_cpu = _ours(B, m, m, steps)
             theirs = _jumanji_rate(B, m, steps)
-            base = "jumanji not installed" if theirs is None else f"jumanji SlidingTilePuzzle {theirs:,.0f} steps/s"
+            if theirs is None:
+                base, theirs_cpu = "jumanji not installed", None
+            else:
+                base = (f"jumanji SlidingTilePuzzle (jit, vmap, scan), {B:,} boards: {theirs[0]:,.0f} steps/s, "
+                        f"{theirs[1]:,.0f} per CPU-second")
+                theirs_cpu = theirs[1]
             label = f"vector env {m}x{m}, {B:,} boards, random legal actions"
-            rows.append(row(FAMILY, label, ours, "steps/s", None if theirs is None else ours / theirs, base,
+            rows.append(row(FAMILY, label, ours, "steps/s", None if theirs is None else ours_cpu / theirs_cpu, base,
                             f"new arrays every step (copy=True, the default); {ours_cpu:,.0f} steps per CPU-second"))
+            fused, fused_cpu = _ours(B, m, m, steps, fused=True)
+            rows.append(row(FAMILY, label + ", step_random", fused, "steps/s",
+                            None if theirs is None else fused_cpu / theirs_cpu, base,
+                            f"the moves drawn in the step's own pass, copy=True; {fused_cpu:,.0f} steps per CPU-second"))
             lean, lean_cpu = _ours(B, m, m, steps, copy=False)
             rows.append(row(FAMILY, label + ", copy=False", lean, "steps/s",
-                            None if theirs is None else lean / theirs, base,
+                            None if theirs is None else lean_cpu / theirs_cpu, base,
                             f"the env's own arrays, overwritten by the next step; {lean_cpu:,.0f} steps per CPU-second"))
     repeats = 20_000 if quick else 100_000
     ours = _single_latency(repeats)
@@ -159,8 +176,17 @@ def run(quick: bool = False) -> list[dict]:
                     "jumanji not installed" if theirs is None else f"jumanji jitted step {theirs * 1e6:.1f} us"))
     count = 1_000_000 if quick else 20_000_000
     rate, cpu = _labels_rate(count, m=3, n=4)
-    rows.append(row(FAMILY, "labelled 3x4 boards, uniform, exact (table)", rate, "boards/s",
-                    note=f"{count:,} boards; {cpu:,.0f} per CPU-second"))
+    import numba
+
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        one, _ = _labels_rate(count, m=3, n=4)
+    finally:
+        numba.set_num_threads(threads)
+    rows.append(row(FAMILY, "labelled 3x4 boards, uniform, exact (table)", rate, "boards/s", rate / one,
+                    f"one thread {one:,.0f} boards/s",
+                    f"{count:,} boards, {threads} threads; {cpu:,.0f} per CPU-second"))
     rate, cpu = _labels_rate(count, m=4, n=4, distance=(0, 23))
     rows.append(row(FAMILY, "labelled 4x4 boards at distance 0..23, exact (layers)", rate, "boards/s",
                     note=f"{count:,} boards; {cpu:,.0f} per CPU-second"))

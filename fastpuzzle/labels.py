@@ -4,10 +4,14 @@
 the goal, taking the cheapest exact source the shape has:
 
 * at most 12 cells: the whole-space distance table
-  (:func:`fastpuzzle.distance_table`).  A uniform board is a uniform rank,
-  so a draw is an unranking and its label one byte read from the table,
-  no ranking and no search; ``distance=`` draws through the table's block
-  index (exact, no rejection);
+  (:func:`fastpuzzle.distance_table`).  A uniform board is a uniform rank:
+  one compiled pass (:func:`_uniform_range`, on the threads) draws the
+  rank's digits themselves (the blank's cell and the Lehmer digits of the
+  tile order, each exactly uniform by multiply-shift with rejection, from a
+  counter-based stream keyed by the chunk and the board's index), so the
+  board is written and the rank put together with no division, and the
+  label is one byte read from the table; ``distance=`` draws through the
+  table's block index (exact, no rejection);
 * 13 to 16 cells near the goal (4x4 up to distance 23): the layers of the
   breadth-first search from the goal (:mod:`fastpuzzle.distances.near`);
   the label is the layer a board was drawn from;
@@ -30,8 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ._jit import pjit
-from .boards import as_goal, check_shape
+from ._jit import jit, pjit, split_threads
+from .boards import as_goal, board_dtype, check_shape
 from .errors import OptionError, OptionTypeError
 from .generate import check_count, seed_key
 
@@ -55,6 +59,98 @@ def _gather_near(pool, ends, lo, js, n_cells, boards, depths):
         v = pool[j]
         for c in range(n_cells):
             boards[i, c] = (v >> np.uint64(4 * c)) & np.uint64(15)
+
+
+_GOLD = np.uint64(0x9E3779B97F4A7C15)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+@jit(inline="always")
+def _mix(x):
+    """splitmix64's finaliser: a well-mixed 64-bit word of a counter."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+@jit(inline="always")
+def _below(s, thresh, state, word, have):
+    """A draw exactly uniform in ``0 .. s-1`` from 32-bit halves of the stream
+    (multiply-shift, the rare low products under ``thresh = 2**32 mod s``
+    drawn again); returns it with the stream's new ``(state, word, have)``."""
+    while True:
+        if have:
+            x = word & _LOW32
+            have = False
+        else:
+            state = state + _GOLD
+            word = _mix(state)
+            x = word >> np.uint64(32)
+            have = True
+        p = x * s
+        if (p & _LOW32) >= thresh:
+            return np.int64(p >> np.uint64(32)), state, word, have
+
+
+@jit
+def _uniform_range(key, lo, hi, N, k, fact, sel, row_parity, tile_of, thresh, depths, boards, labels):
+    """Boards ``lo .. hi``: uniform over the ranks, drawn digit by digit
+    (:mod:`fastpuzzle.distances.ranking`'s code: the blank's cell ``b``, the
+    Lehmer digits ``d_0 .. d_{k-3}``, ``d_{k-2}`` fixed by the parity), each
+    written out and labelled by ``depths[rank]``.
+
+    The labels are read in a second, tight loop over each block of boards
+    (the ranks held in ``labels`` meanwhile): a read of the table misses
+    the caches, and only a short loop keeps many misses in flight."""
+    for start in range(lo, hi, 512):
+        end = min(hi, start + 512)
+        _ranks_block(key, start, end, N, k, fact, sel, row_parity, tile_of, thresh, boards, labels)
+        for i in range(start, end):
+            labels[i] = depths[labels[i]]
+
+
+@jit(inline="always")
+def _ranks_block(key, lo, hi, N, k, fact, sel, row_parity, tile_of, thresh, boards, ranks):
+    for i in range(lo, hi):
+        state = _mix(np.uint64(key) + np.uint64(i) * _GOLD)
+        word = np.uint64(0)
+        have = False
+        b, state, word, have = _below(np.uint64(N), thresh[N], state, word, have)
+        free = (1 << k) - 1
+        lehmer = 0
+        total = 0
+        j = 0
+        for c in range(N):
+            if c == b:
+                boards[i, c] = 0
+                continue
+            if j < k - 2:
+                d, state, word, have = _below(np.uint64(k - j), thresh[k - j], state, word, have)
+            elif j == k - 2:
+                d = (row_parity[b] - total) & 1
+            else:
+                d = 0
+            total += d
+            lehmer += d * fact[j]
+            t = np.int64(sel[free, d])
+            free &= ~(1 << t)
+            boards[i, c] = tile_of[t + 1]
+            j += 1
+        ranks[i] = (lehmer >> 1) * N + b
+
+
+def _uniform_table(table, size, rng):
+    """``size`` boards uniform over the table's space and their labels (:func:`_uniform_range`)."""
+    space = table.space
+    N, k = space.cells, space.k
+    key = int(rng.integers(0, 1 << 63, dtype=np.int64))
+    thresh = np.array([(1 << 32) % s if s else 0 for s in range(N + 1)], np.uint64)
+    boards = np.empty((size, N), board_dtype(N))
+    labels = np.empty(size, np.int64)
+    depths = np.asarray(table.depths)
+    split_threads(lambda lo, hi: _uniform_range(key, lo, hi, N, k, space.fact, space.sel, space.row_parity,
+                                                space.tile_of, thresh, depths, boards, labels), size, align=1024)
+    return boards.reshape(size, space.m, space.n), labels
 
 
 _POOL: dict = {}
@@ -147,6 +243,9 @@ def _draw(m, n, size, goal, span, rng, exact, time_limit):
     every = np.ones(size, np.bool_)
     if m * n <= MAX_TABLE_CELLS:
         table = distance_table(m, n, goal=goal)
+        if span is None and not table.space.line:
+            boards, labels = _uniform_table(table, size, rng)
+            return boards, labels, every
         if span is None:
             ranks = rng.integers(0, table.size, size=size, dtype=np.int64)
         else:
@@ -258,7 +357,6 @@ def labelled_boards(m, n, count, *, distance=None, seed=None, goal=None, exact=T
     """
     count, target, span = _check_options(m, n, count, distance, goal, exact, time_limit)
     key = seed_key(seed)
-    from .boards import board_dtype
     from .memory import check_allocation
 
     check_allocation(count * (m * n * board_dtype(m * n).itemsize + 9), f"{count:,} labelled {m}x{n} boards")

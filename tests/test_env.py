@@ -154,8 +154,7 @@ def test_reward_function_and_text():
 def test_threaded_and_serial_steps_agree():
     a = SlidingPuzzleVectorEnv(600, 3, 4, reward="manhattan", max_steps=5)
     b = SlidingPuzzleVectorEnv(600, 3, 4, reward="manhattan", max_steps=5)
-    assert a._parallel
-    b._parallel = False
+    a._parallel, b._parallel = True, False  # parts on the threads against one call
     oa, _ = a.reset(seed=1)
     ob, _ = b.reset(seed=1)
     assert (oa == ob).all()
@@ -166,6 +165,29 @@ def test_threaded_and_serial_steps_agree():
         for x, y in zip(ra[:4], rb[:4]):
             assert (x == y).all()
         assert (ra[4]["action_mask"] == rb[4]["action_mask"]).all()
+
+
+@pytest.mark.parametrize("threaded", [False, True])
+def test_step_random_is_sample_actions_then_step(threaded):
+    a = SlidingPuzzleVectorEnv(300, 2, 3, max_steps=3)
+    b = SlidingPuzzleVectorEnv(300, 2, 3, max_steps=3)
+    a._parallel = threaded
+    a.reset(seed=4)
+    b.reset(seed=4)
+    for _ in range(7):  # through truncations and the resets after them
+        pending = b._pending.copy()
+        acts_b = b.sample_actions()
+        ra, rb = a.step_random(), b.step(acts_b)
+        # a board reset before this step draws for its new board; its action is unused either way
+        assert (ra[4]["actions"][~pending] == acts_b[~pending]).all()
+        assert not ra[4]["illegal"].any()
+        for x, y in zip(ra[:4], rb[:4]):
+            assert (x == y).all()
+        assert (ra[4]["action_mask"] == rb[4]["action_mask"]).all()
+    a.reset(seed=4)  # a new seed starts the stream again
+    c = SlidingPuzzleVectorEnv(300, 2, 3, max_steps=3)
+    c.reset(seed=4)
+    assert (a.step_random()[4]["actions"] == c.sample_actions()).all()
 
 
 @pytest.mark.parametrize("shape", [(2, 4), (3, 3)])

@@ -63,6 +63,23 @@ def test_chunks_are_one_stream(monkeypatch):
     assert (prefix == whole[:100]).all() and (dp == d[:100]).all()
 
 
+def test_uniform_table_draws_cover_every_rank_on_any_thread_count():
+    import numba
+
+    space = fp.distance_table(2, 3).space
+    boards, d = fp.labelled_boards(2, 3, 360 * 200, seed=9)
+    counts = np.bincount(space.ranks(boards.reshape(len(boards), -1)), minlength=360)
+    # every rank drawn, none far from its share of 200 (a binomial's spread is about 14)
+    assert counts.size == 360 and counts.min() > 120 and counts.max() < 280
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = fp.labelled_boards(2, 3, 5000, seed=9)
+    finally:
+        numba.set_num_threads(before)
+    assert (one[0] == boards[:5000]).all() and (one[1] == d[:5000]).all()
+
+
 def test_bad_arguments():
     with pytest.raises(TypeError):
         fp.labelled_boards(3, 3, None)

@@ -4,11 +4,11 @@ Each environment keeps, beside its board, the blank's cell, the Manhattan
 distance to its goal and its step count; a move changes the distance by the
 one tile it slides (a read of the table ``md[home, cell]``, no division), a
 board is solved exactly when that distance is 0, so a step touches two
-cells and two counters.  One threaded call (``prange`` over blocks of
-boards) moves every board and writes the rewards,
+cells and two counters.  One compiled call (on parts of the batch, one
+per thread, for large batches) moves every board and writes the rewards,
 terminated, truncated, the action mask (one 32-bit word per board: the four
 mask bytes of its blank's cell) and which boards end their episode, with a
-count per block so that Python learns whether any did without a pass of its
+count returned so that Python learns whether any did without a pass of its
 own.  The cells a move takes the blank to are
 :func:`fastpuzzle.steps.move_tables` (the move model's steps).
 """
@@ -16,18 +16,18 @@ own.  The cells a move takes the blank to are
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
-
-from .._jit import jit, pjit
+from .._jit import jit
 from ..manhattan import cell_distances
 
-__all__ = ["REWARD_CODES", "REWARD_WEIGHTS", "StepTables", "env_step", "env_step_serial", "env_refresh", "random_actions",
-           "random_actions_parallel"]
+__all__ = ["REWARD_CODES", "REWARD_WEIGHTS", "StepTables", "env_step", "env_refresh", "random_actions"]
 
 #: Reward names computed inside the kernel, by code.
 REWARD_CODES = {"step": 0, "sparse": 1, "manhattan": 2, "none": 3}
 #: The kernel's reward of each code: weights of (1, solved, decrease in Manhattan distance).
 REWARD_WEIGHTS = np.array([[-1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]])
+
+
+_U = np.uint64
 
 
 class StepTables:
@@ -55,23 +55,50 @@ class StepTables:
 
 
 @jit(inline="always")
-def _block(k, nblocks, B):
-    size = (B + nblocks - 1) // nblocks
-    lo = k * size
-    return lo, min(B, lo + size)
+def _mix(x):
+    """splitmix64's finaliser: a well-mixed 64-bit word of a counter."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
 
 
 @jit(inline="always")
-def _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env,
-                 weights, limit, rewards, term, trunc, illegal, mask32):
-    """Boards ``lo .. hi``: one step each (see the module notes); returns how many end their episode.
+def _stream_base(key, counter):
+    return np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
 
+
+@jit(inline="always")
+def _random_move(base, b, z, moves, counts):
+    """Environment ``b``'s move of the stream ``base``, uniform among the legal moves of its blank's cell ``z``."""
+    r = _mix(base + b * np.uint64(0xD1B54A32D192ED03))
+    pick = ((r >> np.uint64(32)) * counts[z]) >> np.uint64(32)  # multiply-shift: no division
+    return moves[z, pick]
+
+
+@jit
+def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env, weights, limit,
+             rewards, term, trunc, illegal, mask32, lo, hi, draw, moves, counts, key, counter):
+    """One step of the environments ``lo .. hi`` (see the module notes); returns how many end their episode.
+
+    The reward is ``weights @ (1, solved, decrease in Manhattan distance)``;
+    ``limit`` the step count that truncates.  With ``draw``, each action is
+    first drawn as :func:`random_actions` draws it (``moves``, ``counts``,
+    ``key``, ``counter``) and written to ``actions``: a random rollout in
+    one pass.  Threads run it on parts of the
+    batch (:func:`fastpuzzle._jit.split_threads`: no ``prange`` twin).
     Every value read once into a local and every output stored once: the arrays may alias as far as
-    the compiler knows, so a value read back from an array is a load after a store."""
+    the compiler knows, so a value read back from an array is a load after a store.  Every index is
+    unsigned: Numba wraps a signed index around (negative from the end) with a test at each read, and
+    without them a step of a 4x4 board and its random action cost 8 ns instead of 12 (one thread)."""
     ended = 0
     w_step, w_solved, w_change = weights[0], weights[1], weights[2]
-    for b in range(lo, hi):
-        z = blanks[b]
+    g0 = _U(0)
+    base = _stream_base(key, counter)
+    for i in range(lo, hi):
+        b = _U(i)
+        z = _U(blanks[b])
+        if draw:
+            actions[b] = _random_move(base, b, z, moves, counts)
         if pending[b]:  # reset before this step (next-step autoreset): no move, reward 0
             pending[b] = False
             reward = 0.0
@@ -79,17 +106,18 @@ def _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, l
             cut = False
             bad = False
         else:
-            t = targets[z, actions[b]]
+            t = targets[z, _U(actions[b])]
             bad = t < 0
             change = 0
             if not bad:
-                tile = flat[b, t]
-                home = goal_where[b if per_env else 0, tile]
-                change = md[home, t] - md[home, z]  # the decrease in distance
+                tu = _U(t)
+                tile = flat[b, tu]
+                home = _U(goal_where[b if per_env else g0, _U(tile)])
+                change = np.int64(md[home, tu]) - np.int64(md[home, z])  # the decrease in distance
                 flat[b, z] = tile
-                flat[b, t] = 0
+                flat[b, tu] = 0
                 blanks[b] = t
-                z = t
+                z = tu
             h = manh[b] - change
             manh[b] = h
             s = steps[b] + 1
@@ -106,34 +134,6 @@ def _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, l
         illegal[b] = bad
         mask32[b] = legal32[z]
     return ended
-
-
-@pjit
-def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env, weights, limit,
-             rewards, term, trunc, illegal, mask32, ended):
-    """One step of every environment, ``prange`` over the blocks of ``ended``
-    (``ended[k]``: how many boards of block ``k`` end their episode).
-
-    The reward is ``weights @ (1, solved, decrease in Manhattan distance)``;
-    ``limit`` the step count that truncates."""
-    B = flat.shape[0]
-    nblocks = ended.shape[0]
-    for k in prange(nblocks):
-        lo, hi = _block(k, nblocks, B)
-        ended[k] = _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, legal32, md,
-                                goal_where, per_env, weights, limit, rewards, term, trunc, illegal, mask32)
-
-
-@jit
-def env_step_serial(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env, weights,
-                    limit, rewards, term, trunc, illegal, mask32, ended):
-    """:func:`env_step` on one thread (small batches)."""
-    B = flat.shape[0]
-    nblocks = ended.shape[0]
-    for k in range(nblocks):
-        lo, hi = _block(k, nblocks, B)
-        ended[k] = _steps_block(lo, hi, flat, blanks, manh, steps, pending, actions, targets, legal32, md,
-                                goal_where, per_env, weights, limit, rewards, term, trunc, illegal, mask32)
 
 
 @jit
@@ -155,36 +155,11 @@ def env_refresh(flat, idx, goal_where, per_env, md, legal32, blanks, manh, steps
         mask32[b] = legal32[blanks[b]]
 
 
-@jit(inline="always")
-def _mix(x):
-    """splitmix64's finaliser: a well-mixed 64-bit word of a counter."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@jit(inline="always")
-def _random_block(lo, hi, blanks, moves, counts, base, out):
-    for b in range(lo, hi):
-        r = _mix(base + np.uint64(b) * np.uint64(0xD1B54A32D192ED03))
-        z = blanks[b]
-        pick = ((r >> np.uint64(32)) * counts[z]) >> np.uint64(32)  # multiply-shift: no division
-        out[b] = moves[z, pick]
-
-
 @jit
-def random_actions(blanks, moves, counts, key, counter, out):
-    """``out[b]``: a move uniform among the legal ones of environment ``b``,
+def random_actions(blanks, moves, counts, key, counter, out, lo, hi):
+    """``out[b]`` for ``b`` in ``lo .. hi``: a move uniform among the legal ones of environment ``b``,
     from the counter-based stream ``(key, counter, b)`` (the same on any thread count)."""
-    base = np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
-    _random_block(0, blanks.shape[0], blanks, moves, counts, base, out)
-
-
-@pjit
-def random_actions_parallel(blanks, moves, counts, key, counter, nblocks, out):
-    """:func:`random_actions` on the threads, ``prange`` over ``nblocks`` blocks (the same moves)."""
-    base = np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
-    B = blanks.shape[0]
-    for k in prange(nblocks):
-        lo, hi = _block(k, nblocks, B)
-        _random_block(lo, hi, blanks, moves, counts, base, out)
+    base = _stream_base(key, counter)
+    for i in range(lo, hi):
+        b = _U(i)  # unsigned indices: no wraparound test (env_step)
+        out[b] = _random_move(base, b, _U(blanks[b]), moves, counts)

@@ -9,14 +9,16 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..errors import OptionError
-from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, env_step_serial, random_actions, random_actions_parallel
+from .._jit import split_threads
+from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, random_actions
 from .options import EnvOptions, board_text
 
 __all__ = ["SlidingPuzzleVectorEnv"]
 
 _MODES = {mode.value: mode for mode in AutoresetMode}
-#: Batches of at least this many boards step on the threaded kernels.
-PARALLEL_MIN_ENVS = 256
+#: Batches of at least this many boards step on the threads (a part of the batch each): below it,
+#: handing parts to the threads costs more than the step.
+PARALLEL_MIN_ENVS = 1 << 14
 #: Sets of step outputs kept for reuse with ``copy=True`` (:meth:`SlidingPuzzleVectorEnv._fresh_outputs`).
 POOL_SIZE = 3
 
@@ -24,6 +26,17 @@ POOL_SIZE = 3
 def _refs(arrays):
     """The most references any of ``arrays`` has (the pool's tuple and this call's own count too)."""
     return max(sys.getrefcount(a) for a in arrays)
+
+
+def _reused(pool, make):
+    """A set of arrays from ``pool`` that only the pool still refers to, else ``make()`` (kept when there is room)."""
+    for arrays in pool:
+        if _refs(arrays) <= _FREE_REFS:
+            return arrays
+    arrays = make()
+    if len(pool) < POOL_SIZE:
+        pool.append(arrays)
+    return arrays
 
 
 #: What :func:`_refs` says of arrays only a pool holds (measured, not assumed: interpreters count differently).
@@ -117,12 +130,11 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         # the env's own outputs (copy=False returns them; copy=True writes fresh arrays each step)
         self._out = self._new_outputs()
         self._pool = []
+        self._action_pool = []
         self._table = opts.distance_table() if opts.exact_reward else None
         self._dist = np.zeros(B, np.int64)
         self._counter = 0
-        # the threaded kernels from a few hundred boards, over blocks of a few thousand boards
         self._parallel = B >= PARALLEL_MIN_ENVS
-        self._ended = np.zeros(max(1, min(256, B // 2048)) if self._parallel else 1, np.int64)
         self._weights = REWARD_WEIGHTS[opts.reward_code].copy()
         self._limit = opts.max_steps if opts.max_steps > 0 else np.iinfo(np.int64).max
 
@@ -142,13 +154,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         faults cost more than the step itself (measured: 2.1 against 0.7 ms
         of CPU a step of 100,000 4x4 boards).
         """
-        for arrays in self._pool:
-            if _refs(arrays) <= _FREE_REFS:
-                return arrays
-        arrays = (np.empty_like(self._boards), *self._new_outputs())
-        if len(self._pool) < POOL_SIZE:
-            self._pool.append(arrays)
-        return arrays
+        return _reused(self._pool, lambda: (np.empty_like(self._boards), *self._new_outputs()))
 
     # ------------------------------------------------------------------ state
 
@@ -186,6 +192,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         ``options`` may also hold ``"curriculum"`` (a new curriculum from now on).
         """
         super().reset(seed=seed)
+        if seed is not None:
+            self._counter = 0  # the random actions' stream starts again from the new seed
         options = dict(options or {})
         if "curriculum" in options:
             self.options.curriculum = self.options.curriculum.renewed(options.pop("curriculum"))
@@ -227,7 +235,29 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         With ``copy=True`` (the default) every array returned is new; with
         ``copy=False`` they are the environment's own, overwritten by the next step.
         """
-        actions = self._check_actions(actions)
+        return self._step(self._check_actions(actions), False)
+
+    def step_random(self):
+        """:meth:`step` with a random legal move per board, drawn in the same compiled pass.
+
+        The moves are those :meth:`sample_actions` would have drawn from the
+        same state (the stream's next draw), in ``info["actions"]``; a board
+        reset before this step (next-step autoreset) draws for its new board.
+
+        Examples
+        --------
+        >>> env = SlidingPuzzleVectorEnv(4, 3, 3)
+        >>> _ = env.reset(seed=0)
+        >>> obs, reward, terminated, truncated, info = env.step_random()
+        >>> info["actions"].shape, bool(info["illegal"].any())
+        ((4,), False)
+        """
+        (actions,) = _reused(self._action_pool, lambda: (np.empty(self.num_envs, np.int64),))
+        obs, rewards, term, trunc, info = self._step(actions, True)
+        info["actions"] = actions
+        return obs, rewards, term, trunc, info
+
+    def _step(self, actions, draw):
         opts = self.options
         copy = opts.copy
         if copy:
@@ -240,7 +270,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):
             if self.autoreset_mode == AutoresetMode.DISABLED:
                 raise ValueError("some boards ended their episode: reset them first (autoreset is disabled)")
             self._reset_envs(np.flatnonzero(self._pending), mask)
-        if not opts.stay:
+        if not opts.stay and not draw:
             bad = np.flatnonzero(~self._pending & (self._targets[self._blanks, actions] < 0))
             if bad.size:
                 raise ValueError(f"action {int(actions[bad[0]])} of board {int(bad[0])} takes the blank off the board")
@@ -248,13 +278,14 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         skip = self._pending.copy() if (fn is not None or self._table is not None) and self._any_pending else None
         previous = self._boards.copy() if fn is not None else None
         t = self._tables
-        kernel = env_step if self._parallel else env_step_serial
-        kernel(self._flat, self._blanks, self._manh, self._steps, self._pending, actions, t.targets, t.legal32, t.md,
-               self._goal_where, self._per_env, self._weights, self._limit, rewards, term, trunc, illegal, mask32,
-               self._ended)
+        key, counter = self._next_stream() if draw else (0, 0)
+        args = (self._flat, self._blanks, self._manh, self._steps, self._pending, actions, t.targets, t.legal32,
+                t.md, self._goal_where, self._per_env, self._weights, self._limit, rewards, term, trunc, illegal,
+                mask32)
+        ended = sum(self._on_threads(lambda lo, hi: env_step(*args, lo, hi, draw, t.moves, t.counts, key, counter)))
         if copy:  # NumPy's copy: a quarter of the CPU of a copy loop in the kernel (measured on 4x4)
             np.copyto(obs, self._boards)
-        self._any_pending = bool(self._ended.any())
+        self._any_pending = ended > 0
         if self._table is not None:
             new = np.asarray(self._table.depths[self._table.space.ranks(self._flat)], np.int64)
             rewards[:] = self._dist - new
@@ -276,18 +307,26 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         return obs, rewards, term, trunc, info
 
     def sample_actions(self):
-        """A move per board, uniform among its legal moves, from the environment's random stream."""
-        out = np.empty(self.num_envs, np.int64)
+        """A move per board, uniform among its legal moves, from the environment's random stream.
+
+        The array is new to the caller (one an earlier call returned is used again once nothing
+        refers to it: fresh pages cost more than the draw)."""
+        (out,) = _reused(self._action_pool, lambda: (np.empty(self.num_envs, np.int64),))
+        t = self._tables
+        key, counter = self._next_stream()
+        self._on_threads(lambda lo, hi: random_actions(self._blanks, t.moves, t.counts, key, counter, out, lo, hi))
+        return out
+
+    def _next_stream(self):
+        """``(key, counter)`` of the next draw of random actions (the key from the seeded ``np_random``)."""
         if self._counter == 0:
             self._key = int(self.np_random.integers(0, 1 << 63))
         self._counter += 1
-        t = self._tables
-        if self._parallel:
-            random_actions_parallel(self._blanks, t.moves, t.counts, self._key, self._counter, self._ended.shape[0],
-                                    out)
-        else:
-            random_actions(self._blanks, t.moves, t.counts, self._key, self._counter, out)
-        return out
+        return self._key, self._counter
+
+    def _on_threads(self, work):
+        """``work(lo, hi)`` over every board, on the threads for large batches; its results."""
+        return split_threads(work, self.num_envs, align=64) if self._parallel else [work(0, self.num_envs)]
 
     def render(self):
         """The boards as text (``ansi``: returned; ``human``: printed)."""
