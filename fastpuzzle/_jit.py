@@ -28,6 +28,11 @@ prints it: 1.1-1.3 s of CPU before, 0.75-0.85 s after, on the shared
 * :func:`skip_extension_scan`: the command line does not look for Numba
   extensions among the installed packages.
 
+:class:`QuickLoadCache` also keys every cached kernel by a stamp of the
+whole package's sources (:func:`source_stamp`), so that a kernel never keeps
+a stale compiled copy of a kernel it calls from another file (with the
+trims off, Numba's own keys: a file's kernels go stale only with that file).
+
 Each trim reaches into Numba's internals, so each checks first that they are
 laid out as expected and otherwise leaves Numba as it is, silently (the
 kernels never depend on a trim).  ``FASTPUZZLE_PLAIN_NUMBA=1`` in the
@@ -37,6 +42,7 @@ child process, and a way out should a Numba release change its internals.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import sys
@@ -99,6 +105,47 @@ def _skip_blas_probe() -> None:
         pass
 
 
+_STAMPS: dict = {}
+
+
+def _package_root(path: str) -> str:
+    """The top-most directory above ``path`` that is a package (holds an
+    ``__init__.py``), or ``path``'s own directory when none is."""
+    root = here = os.path.dirname(os.path.abspath(path))
+    while os.path.isfile(os.path.join(here, "__init__.py")):
+        root, here = here, os.path.dirname(here)
+    return root
+
+
+def source_stamp(py_func) -> str:
+    """A hash of the size and modification time of every ``.py`` file of the
+    package that defines ``py_func`` (computed once per package and process).
+
+    Numba keys a cached kernel by its own file alone, and a kernel holds
+    compiled copies of the kernels it calls: after an edit or upgrade of the
+    callee's file, the caller would keep running the old callee.  With this
+    stamp in every cache key, any change to the package's sources compiles
+    every kernel afresh.
+
+    Examples
+    --------
+    >>> source_stamp(source_stamp) == source_stamp(_package_root)
+    True
+    """
+    root = _package_root(py_func.__code__.co_filename)
+    stamp = _STAMPS.get(root)
+    if stamp is None:
+        digest = hashlib.sha256()
+        for folder, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(f for f in files if f.endswith(".py")):
+                path = os.path.join(folder, name)
+                st = os.stat(path)
+                digest.update(f"{os.path.relpath(path, root)}:{st.st_size}:{st.st_mtime_ns};".encode())
+        stamp = _STAMPS[root] = digest.hexdigest()
+    return stamp
+
+
 def _quick_cache_class():
     """:class:`QuickLoadCache`: a ``FunctionCache`` whose hits skip Numba's
     registry refresh (``None`` where Numba's cache is laid out otherwise).
@@ -115,12 +162,15 @@ def _quick_cache_class():
         from numba.core.runtime import rtsys
     except ImportError:  # another Numba layout: load as usual
         return None
-    needed = [(FunctionCache, "load_overload"), (FunctionCache, "_load_overload"),
+    needed = [(FunctionCache, "load_overload"), (FunctionCache, "_load_overload"), (FunctionCache, "_index_key"),
               (FunctionCache, "_guard_against_spurious_io_errors"), (rtsys, "initialize")]
     if not all(callable(getattr(owner, name, None)) for owner, name in needed):
         return None
 
     class QuickLoadCache(FunctionCache):
+        def _index_key(self, sig, codegen):
+            return (*super()._index_key(sig, codegen), source_stamp(self._py_func))
+
         def load_overload(self, sig, target_context):
             rtsys.initialize(target_context)
             with self._guard_against_spurious_io_errors():

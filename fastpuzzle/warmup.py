@@ -13,7 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-__all__ = ["Warmup", "warm_kernels"]
+__all__ = ["Warmup", "judge_case_text", "warm_kernels"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,41 @@ class Warmup:
         return f"kernels loaded from the cache: {self.seconds:.2f} s"
 
 
+def judge_case_text(n: int, *, seed: int) -> bytes:
+    """One case of the judge format: ``n``, then two random ``n x n``
+    permutations of ``0..n*n-1`` as text.
+
+    Written with NumPy and Python, not the compiled writer: on a first run the
+    writer would compile a kernel for the wide dtype that boards over 255
+    cells take, which nothing else of the demo needs.
+
+    Parameters
+    ----------
+    n : int
+        Side of the two grids (1..1000).
+    seed : int
+        Seed of the two permutations.
+
+    Examples
+    --------
+    >>> judge_case_text(2, seed=0).split(b"\\n")[0]
+    b'2'
+    >>> sorted(int(v) for v in judge_case_text(2, seed=0).split()[1:5])
+    [0, 1, 2, 3]
+    """
+    import numpy as np
+
+    from .options import whole
+
+    n, seed = whole(n, "n", least=1, most=1000), whole(seed, "seed")
+    rng = np.random.default_rng(seed)
+    parts = [b"%d\n" % n]
+    for _ in range(2):
+        grid = rng.permutation(n * n).reshape(n, n).tolist()
+        parts.append("".join(" ".join(map(str, row)) + "\n" for row in grid).encode())
+    return b"".join(parts)
+
+
 def _cache_counts() -> tuple[int, int]:
     """(compiled, loaded) signatures over every kernel of the loaded fastpuzzle modules."""
     from numba.core.registry import CPUDispatcher
@@ -77,7 +112,8 @@ def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = T
     m, n : int
         Board shape the caller will work on (2 <= m*n <= 64 uses the lane kernels).
     judge : bool
-        Also warm :func:`fastpuzzle.io.judge` on a 499x499 case.
+        Also warm :func:`fastpuzzle.io.judge` (on a 3x3 case: its kernels
+        do not depend on the size).
     solver : bool
         Also warm :func:`fastpuzzle.solve_many` on 3x3 boards.
 
@@ -110,11 +146,10 @@ def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = T
     for count in (64, threaded):
         is_solvable(random_solvable(m, n, count=count, seed=0))
         is_solvable(random_permutations(m, n, count=count, seed=0))
-    if judge:
+    if judge:  # the kernels read bytes: a small case compiles what a large one runs
         from .io.judge import judge as judge_text
-        from .io.write import format_boards
 
-        judge_text(b"499\n" + format_boards(random_permutations(499, 499, count=2, seed=0), fmt="grids"))
+        judge_text(judge_case_text(3, seed=0))
     if solver:
         from .search.solve import solve_many
 

@@ -20,7 +20,7 @@ from fastpuzzle.solvability import lane_kernels
 from numba.core.caching import FunctionCache
 boards = fp.random_solvable(4, 4, count=2000, seed=5)
 boards[::3, 0, :2] = boards[::3, 0, 1::-1].copy()   # every third board unsolvable
-print(_jit.PLAIN_NUMBA, _jit.QuickLoadCache is None, type(lane_kernels.lane_range._cache) is FunctionCache)
+print(_jit.PLAIN_NUMBA, _jit.QuickLoadCache is None, type(lane_kernels.lane_range32._cache) is FunctionCache)
 print(''.join('1' if s else '0' for s in fp.is_solvable(boards)))
 print(fp.solve(fp.random_solvable(3, 3, seed=2)).length)
 """

@@ -52,9 +52,8 @@ def run(args) -> int:
     from ..generate import random_permutations, random_solvable
     from ..memory import check_allocation
     from ..io.judge import judge
-    from ..io.write import format_boards
     from ..solvability import is_solvable
-    from ..warmup import warm_kernels
+    from ..warmup import judge_case_text, warm_kernels
     from .solve import demo_lines
 
     (m, n), count, seed = args.shape, args.count, args.seed
@@ -78,8 +77,7 @@ def run(args) -> int:
     if not ok_good.all():
         raise CLIError("internal error: a generated board is not solvable")
     # the judge problem on one case of 499x499 boards (the largest it allows)
-    big = random_permutations(499, 499, count=2, seed=seed)
-    text = b"499\n" + format_boards(big, fmt="grids")
+    text = judge_case_text(499, seed=seed)
     answer, t_judge = _timed(judge, text)
     print(f"  judge    1 case of two 499x499 grids      {t_judge:7.3f} s  ({len(text) / 1e6:.1f} MB of text) -> {answer[0]}")
     for line in demo_lines(good, seed=seed):

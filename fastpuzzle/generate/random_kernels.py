@@ -95,7 +95,7 @@ PLAIN_PERMUTATIONS = 0
 REACHABLE_ONLY = 1
 
 
-@jit
+@jit(inline="always")  # called once: written into shuffle_serial, not compiled apart
 def _shuffle_block(out, goal_flat, start, stop, k0, k1, block, fix, m, n, gr, gc):
     """Boards ``start..stop-1`` of ``out`` (B, N): shuffles of the goal.
 

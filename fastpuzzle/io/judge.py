@@ -33,7 +33,7 @@ from .source import strip_bom
 
 __all__ = ["judge", "judge_verdicts", "JUDGE_MAX_SIDE"]
 
-_J_OK, _J_CHAR, _J_SIDE, _J_EOF, _J_RANGE, _J_DUP, _J_BIG = 0, 1, 2, 3, 4, 5, 6
+_J_OK, _J_CHAR, _J_SIDE, _J_EOF, _J_RANGE, _J_DUP, _J_BIG, _J_SHORT = 0, 1, 2, 3, 4, 5, 6, 7
 
 #: Largest judge board side (n*n cells are counted in int64, the tree in uint64 words).
 JUDGE_MAX_SIDE = 46340
@@ -137,7 +137,7 @@ def _read_grid(buf, pos, N, words, offsets, levels, case, g, err):
     return pos, acc, blank
 
 
-@jit
+@jit(inline="always")  # called once: written into _judge_bytes, not compiled apart
 def _judge_case(buf, pos, case, words, offsets, err):
     """Parse and answer the case whose ``n`` starts at or after ``buf[pos]``.
 
@@ -167,8 +167,8 @@ def _judge_case(buf, pos, case, words, offsets, err):
         err[0], err[1], err[2] = _J_BIG, case, start
         return -2, pos
     N = n * n
-    if L - pos < 4 * N:  # too short for 2N numbers (a separator and a digit each): find the error, allocate nothing
-        _scan_short_case(buf, pos, N, case, err)
+    if L - pos < 4 * N:  # too short for 2N numbers (a separator and a digit each): allocate nothing;
+        err[0], err[1], err[2], err[3] = _J_SHORT, case, pos, N  # the caller finds the error (_scan_short_case)
         return -2, pos
     levels = fill_tree_levels(N, offsets)
     # np.int64, not the literals 0 and 1: Numba would compile _read_grid once for each
@@ -264,6 +264,8 @@ def judge_verdicts(data, *, name="<stdin>") -> np.ndarray:
     err = np.zeros(5, np.int64)
     words = np.empty(_tree_words(buf.shape[0]), np.uint64)
     k = _judge_bytes(buf, out, words, np.zeros(TREE_MAX_LEVELS + 1, np.int64), err)
+    if err[0] == _J_SHORT:  # a kernel of its own, compiled only when an input is short
+        _scan_short_case(buf, np.int64(err[2]), np.int64(err[3]), np.int64(err[1]), err)
     if err[0] != _J_OK:
         code, case, pos, grid, value = (int(v) for v in err)
         line = int(np.count_nonzero(buf[:pos] == 10)) + 1

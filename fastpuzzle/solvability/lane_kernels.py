@@ -34,7 +34,8 @@ import numpy as np
 from .._jit import jit, split_threads
 from .inversion_kernels import parity64
 
-__all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_words", "lane_range", "lane_invariants"]
+__all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_words", "lane_range", "lane_range32", "lane_range64", "lane_range128",
+           "lane_invariants"]
 
 #: Boards per block: the transposed block (cells x boards bytes) and the
 #: three state arrays stay in L1.
@@ -236,79 +237,137 @@ def _transpose_block(flat, words, lo, width, cells_w):
             cells_t[j, k] = flat[lo + k, j]
 
 
-@jit
-def _lane_block(flat, words, lo, hi, colour, cells_w, seen, seen_hi, acc, low, consts, out):
-    """Invariants of boards ``lo..hi-1`` (at most ``LANE_BLOCK``) of ``flat``
-    into ``out``; returns the first board of the block that is not a
-    permutation, or -1.  ``seen``, ``seen_hi`` (boards over 64 cells) and
-    ``acc`` are lane scratch in the dtype of ``consts`` (see
-    :func:`lane_constants`), ``cells_w`` is
-    (N, LANE_BLOCK / 8) uint64 scratch; ``words`` is ``flat`` viewed as
-    uint64 when N is a multiple of 8, else empty."""
-    n_cells = flat.shape[1]
-    width = hi - lo
-    _transpose_block(flat, words, lo, width, cells_w)
-    cells_t = cells_w.view(np.uint8)  # (N, LANE_BLOCK): cell j of every board in one row
-    if seen.itemsize == 4:
-        _lane_cells32(cells_t, seen, acc, width)
-    elif n_cells <= 64:
-        _lane_cells64(cells_t, seen, acc, width)
-    else:
-        _lane_cells128(cells_t, seen, seen_hi, acc, width)
-    # one maximum per block, not per board: a bad value is rare
-    block_top = _lane_bytes(cells_t, colour, low, width)
+@jit(inline="always")
+def _lane_out(flat, lo, width, block_top, seen, acc, low, consts, out):
+    """The end of a block of boards of at most 64 cells: each board's
+    invariant into ``out``; returns the first board of the block that is not
+    a permutation, or -1 (one maximum per block, not per board: a bad value
+    is rare)."""
     full, last = consts[2], consts[3]
     for k in range(width):  # no branch: the loop vectorises
         out[lo + k] = parity64(np.uint64(acc[k])) ^ np.uint8(low[k] == 0)
     missing = seen[0] ^ seen[0]
-    if n_cells <= 64:
-        for k in range(width):
-            missing |= seen[k] ^ full
-    else:
-        for k in range(width):
-            missing |= (seen_hi[k] ^ full) | ~seen[k]
+    for k in range(width):
+        missing |= seen[k] ^ full
     first_bad = -1
     if missing != 0:  # some board lacks a value: find the first
         for k in range(width):
-            if (seen[k] != full) if n_cells <= 64 else (seen_hi[k] != full or ~seen[k] != 0):
+            if seen[k] != full:
                 first_bad = lo + k
                 break
     if block_top > last:  # some value is out of range: find its board
-        for k in range(width):
-            if first_bad >= 0 and lo + k >= first_bad:
-                break
-            for j in range(n_cells):
-                if flat[lo + k, j] > last:
-                    first_bad = lo + k
-                    break
+        first_bad = _first_out_of_range(flat, lo, width, last, first_bad)
     return first_bad
 
 
+@jit(inline="always")
+def _first_out_of_range(flat, lo, width, last, first_bad):
+    """The first board of ``lo..lo+width-1`` (before ``first_bad``, when that
+    is set) holding a value above ``last``, else ``first_bad``."""
+    n_cells = flat.shape[1]
+    for k in range(width):
+        if first_bad >= 0 and lo + k >= first_bad:
+            break
+        for j in range(n_cells):
+            if flat[lo + k, j] > last:
+                return lo + k
+    return first_bad
+
+
+# One compiled kernel per lane width (a branch on the width inside one kernel
+# would compile every width's loops for every board size: seconds on a first
+# run); each is the whole block loop, so no kernel re-optimises another.
+
+
 @jit
-def lane_range(flat, words, colour, consts, out, lo, hi):
-    """Invariant of boards ``lo..hi-1`` of ``flat`` (B, N <= 128, uint8)
-    into ``out`` (uint8), block by block with one set of scratch buffers;
-    returns the first of them that is not a permutation, or -1.
+def lane_range32(flat, words, colour, consts, out, lo, hi):
+    """Invariant of boards ``lo..hi-1`` of ``flat`` (B, N <= 32, uint8) into
+    ``out`` (uint8), block by block with one set of scratch buffers; returns
+    the first of them that is not a permutation, or -1.
 
     ``words`` is ``flat`` viewed as uint64 when N is a multiple of 8 (the
     transpose then moves words), else an empty (0, 0) uint64 array (see
     :func:`lane_words`); ``colour`` is the checkerboard colour of every cell
-    (uint8, N); ``consts`` comes from :func:`lane_constants` (its dtype is the
-    lane width).  The one compiled entry point: :func:`lane_invariants` runs
-    it on threads.
+    (uint8, N); ``consts`` comes from :func:`lane_constants` (uint32 here).
     """
     cells_w = np.empty((flat.shape[1], LANE_BLOCK // 8), np.uint64)
     seen = np.empty(LANE_BLOCK, consts.dtype)
-    seen_hi = np.empty(LANE_BLOCK if flat.shape[1] > 64 else 1, consts.dtype)
     acc = np.empty(LANE_BLOCK, consts.dtype)
     low = np.empty(LANE_BLOCK, flat.dtype)
     first_bad = -1
     for start in range(lo, hi, LANE_BLOCK):
-        bad = _lane_block(flat, words, start, min(start + LANE_BLOCK, hi), colour, cells_w, seen, seen_hi, acc, low,
-                          consts, out)
+        width = min(start + LANE_BLOCK, hi) - start
+        _transpose_block(flat, words, start, width, cells_w)
+        cells_t = cells_w.view(np.uint8)  # (N, LANE_BLOCK): cell j of every board in one row
+        _lane_cells32(cells_t, seen, acc, width)
+        bad = _lane_out(flat, start, width, _lane_bytes(cells_t, colour, low, width), seen, acc, low, consts, out)
         if first_bad < 0:
             first_bad = bad
     return first_bad
+
+
+@jit
+def lane_range64(flat, words, colour, consts, out, lo, hi):
+    """:func:`lane_range32` for boards of 33..64 cells (``consts`` uint64)."""
+    cells_w = np.empty((flat.shape[1], LANE_BLOCK // 8), np.uint64)
+    seen = np.empty(LANE_BLOCK, consts.dtype)
+    acc = np.empty(LANE_BLOCK, consts.dtype)
+    low = np.empty(LANE_BLOCK, flat.dtype)
+    first_bad = -1
+    for start in range(lo, hi, LANE_BLOCK):
+        width = min(start + LANE_BLOCK, hi) - start
+        _transpose_block(flat, words, start, width, cells_w)
+        cells_t = cells_w.view(np.uint8)
+        _lane_cells64(cells_t, seen, acc, width)
+        bad = _lane_out(flat, start, width, _lane_bytes(cells_t, colour, low, width), seen, acc, low, consts, out)
+        if first_bad < 0:
+            first_bad = bad
+    return first_bad
+
+
+@jit
+def lane_range128(flat, words, colour, consts, out, lo, hi):
+    """:func:`lane_range32` for boards of 65..128 cells (``consts`` uint64;
+    two seen-masks a board, see :func:`_lane_cells128`)."""
+    n_cells = flat.shape[1]
+    cells_w = np.empty((n_cells, LANE_BLOCK // 8), np.uint64)
+    seen = np.empty(LANE_BLOCK, consts.dtype)
+    seen_hi = np.empty(LANE_BLOCK, consts.dtype)
+    acc = np.empty(LANE_BLOCK, consts.dtype)
+    low = np.empty(LANE_BLOCK, flat.dtype)
+    full, last = consts[2], consts[3]
+    first_bad = -1
+    for start in range(lo, hi, LANE_BLOCK):
+        width = min(start + LANE_BLOCK, hi) - start
+        _transpose_block(flat, words, start, width, cells_w)
+        cells_t = cells_w.view(np.uint8)
+        _lane_cells128(cells_t, seen, seen_hi, acc, width)
+        block_top = _lane_bytes(cells_t, colour, low, width)
+        for k in range(width):  # no branch: the loop vectorises
+            out[start + k] = parity64(np.uint64(acc[k])) ^ np.uint8(low[k] == 0)
+        missing = seen[0] ^ seen[0]
+        for k in range(width):
+            missing |= (seen_hi[k] ^ full) | ~seen[k]
+        bad = -1
+        if missing != 0:  # some board lacks a value: find the first
+            for k in range(width):
+                if seen_hi[k] != full or ~seen[k] != 0:
+                    bad = start + k
+                    break
+        if block_top > last:
+            bad = _first_out_of_range(flat, start, width, last, bad)
+        if first_bad < 0:
+            first_bad = bad
+    return first_bad
+
+
+def lane_range(flat, words, colour, consts, out, lo, hi):
+    """The invariant of boards ``lo..hi-1`` of ``flat`` into ``out`` by the
+    kernel of their lane width (:func:`lane_range32`, :func:`lane_range64`,
+    :func:`lane_range128`); returns the first that is not a permutation, or -1."""
+    n_cells = flat.shape[1]
+    kernel = lane_range32 if n_cells <= 32 else lane_range64 if n_cells <= 64 else lane_range128
+    return kernel(flat, words, colour, consts, out, lo, hi)
 
 
 def lane_invariants(flat, words, colour, consts, out, *, threads=False):
@@ -323,9 +382,10 @@ def lane_invariants(flat, words, colour, consts, out, *, threads=False):
     >>> lane_invariants(flat, lane_words(flat), np.array([0, 1, 1, 0], np.uint8), lane_constants(4), out), out.tolist()
     (-1, [1, 0])
     """
-    n_boards = flat.shape[0]
+    n_boards, n_cells = flat.shape
+    kernel = lane_range32 if n_cells <= 32 else lane_range64 if n_cells <= 64 else lane_range128
     if not threads:
-        return int(lane_range(flat, words, colour, consts, out, 0, n_boards))
-    firsts = split_threads(lambda lo, hi: lane_range(flat, words, colour, consts, out, lo, hi), n_boards,
+        return int(kernel(flat, words, colour, consts, out, 0, n_boards))
+    firsts = split_threads(lambda lo, hi: kernel(flat, words, colour, consts, out, lo, hi), n_boards,
                            align=LANE_BLOCK)
     return next((int(f) for f in firsts if f >= 0), -1)
