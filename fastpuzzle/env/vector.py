@@ -10,6 +10,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..errors import OptionError
 from .._jit import split_threads
+from ..memory import check_allocation
 from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, random_actions
 from .options import EnvOptions, board_text
 
@@ -109,6 +110,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         self.metadata = dict(self.metadata, autoreset_mode=mode)
         self.options = opts = EnvOptions.parse(m, n, **options)
         self.num_envs = B = int(num_envs)
+        # every per-board array below (boards twice, goal cells, counters, outputs), before gymnasium's spaces
+        check_allocation(B * opts.m * opts.n * (2 * np.dtype(opts.dtype).itemsize + 8) + B * 64, f"{B:,} environments of {opts.m}x{opts.n} boards")
         self.render_mode = opts.render_mode
         self.single_observation_space, self.single_action_space = opts.spaces()
         self.observation_space = batch_space(self.single_observation_space, B)
