@@ -46,7 +46,11 @@ def test_every_public_function_takes_its_options_by_keyword():
 
 def test_faces_and_modules_take_options_by_keyword():
     from fastpuzzle import pdb
-    from fastpuzzle.io import judge, read, write
+    import importlib
+
+    from fastpuzzle.io import read, write
+
+    judge = importlib.import_module("fastpuzzle.io.judge")  # the package's ``judge`` is the function of that name
     from fastpuzzle.search.constructive import solve_constructive
 
     cases = {pdb.build: ["name"], pdb.build_partition: ["shape", "partition"], pdb.solve_with_pdb: ["board"],

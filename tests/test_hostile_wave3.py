@@ -109,3 +109,23 @@ def test_single_env_with_numpy_sizes():
     tried("wave3")
     board, info = SlidingPuzzleEnv(np.int64(2), np.int32(3)).reset(seed=0)
     assert board.shape == (2, 3) and fp.is_solvable(board)
+
+
+def test_envs_refuse_a_step_before_reset_and_unknown_options():
+    from gymnasium.error import ResetNeeded
+
+    from fastpuzzle.env import SlidingPuzzleEnv, SlidingPuzzleVectorEnv
+
+    with pytest.raises(ResetNeeded):
+        SlidingPuzzleEnv(2, 3).step(0)
+    vec = SlidingPuzzleVectorEnv(4, 2, 3)
+    with pytest.raises(ResetNeeded):
+        vec.step(np.zeros(4, np.int64))
+    with pytest.raises(ResetNeeded):
+        vec.step_random()
+    vec.reset(seed=1)
+    assert vec.step_random()[0].shape == (4, 2, 3)
+    for make in (lambda: SlidingPuzzleEnv(2, 3, nope=1), lambda: SlidingPuzzleVectorEnv(2, 2, 3, nope=1)):
+        with pytest.raises(fp.OptionTypeError) as info:
+            make()
+        assert info.value.option == "nope"

@@ -35,8 +35,17 @@ class EnvOptions:
     dtype: np.dtype
 
     @classmethod
-    def parse(cls, m, n, *, curriculum=None, reward="step", illegal="stay", max_steps=500, goal=None,
-              random_goal=False, copy=True, render_mode=None):
+    def parse(cls, m, n, **options):
+        """The checked options of an environment of ``m x n`` boards (an unknown name is refused)."""
+        known = ("curriculum", "reward", "illegal", "max_steps", "goal", "random_goal", "copy", "render_mode")
+        for name in options:
+            if name not in known:
+                raise OptionTypeError(name, options[name], f"is not an option of the environments (they take {', '.join(known)})")
+        return cls._parse(m, n, **options)
+
+    @classmethod
+    def _parse(cls, m, n, *, curriculum=None, reward="step", illegal="stay", max_steps=500, goal=None,
+               random_goal=False, copy=True, render_mode=None):
         check_shape(m, n)
         m, n = int(m), int(n)
         if m * n > 256:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import gymnasium as gym
+from gymnasium.error import ResetNeeded
 
 from ..manhattan import cell_distances
 from ..steps import move_tables
@@ -59,6 +60,7 @@ class SlidingPuzzleEnv(gym.Env):
         self._goal = opts.curriculum.goal.copy()
         self._set_goal(self._goal)
         self._blank = self._wrong = self._manh = self._steps = self._dist = 0
+        self._ready = False  # no board before the first reset
 
     def _set_goal(self, goal):
         where = [0] * goal.size
@@ -78,6 +80,7 @@ class SlidingPuzzleEnv(gym.Env):
         if options:
             raise ValueError(f"unknown reset options: {', '.join(map(str, options))}")
         boards, goals = self.options.curriculum.draw(1, self.np_random)
+        self._ready = True
         self._board[:] = boards[0]
         if goals is not None:
             self._goal = goals[0]
@@ -99,6 +102,8 @@ class SlidingPuzzleEnv(gym.Env):
 
     def step(self, action):
         """Move the blank; returns ``(board, reward, terminated, truncated, info)``."""
+        if not self._ready:
+            raise ResetNeeded("call reset() before step(): the environment has no board yet")
         if type(action) is not int or not 0 <= action <= 3:
             if isinstance(action, (np.integer, int)) and not isinstance(action, (bool, np.bool_)):
                 action = int(action)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import numpy as np
+from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
@@ -109,6 +110,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         self.autoreset_mode = mode
         self.metadata = dict(self.metadata, autoreset_mode=mode)
         self.options = opts = EnvOptions.parse(m, n, **options)
+        self._ready = False  # no boards before the first reset
         self.num_envs = B = int(num_envs)
         # every per-board array below (boards twice, goal cells, counters, outputs), before gymnasium's spaces
         check_allocation(B * opts.m * opts.n * (2 * np.dtype(opts.dtype).itemsize + 8) + B * 64, f"{B:,} environments of {opts.m}x{opts.n} boards")
@@ -195,6 +197,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         ``options`` may also hold ``"curriculum"`` (a new curriculum from now on).
         """
         super().reset(seed=seed)
+        self._ready = True
         if seed is not None:
             self._counter = 0  # the random actions' stream starts again from the new seed
         options = dict(options or {})
@@ -261,6 +264,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         return obs, rewards, term, trunc, info
 
     def _step(self, actions, draw):
+        if not self._ready:
+            raise ResetNeeded("call reset() before step(): the environments have no boards yet")
         opts = self.options
         copy = opts.copy
         if copy:
