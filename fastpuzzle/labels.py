@@ -38,6 +38,7 @@ from ._jit import jit, pjit, split_threads
 from .boards import as_goal, board_dtype, check_shape
 from .errors import OptionError, OptionTypeError
 from .generate import check_count, seed_key
+from .generate.random_kernels import mix64
 
 __all__ = ["labelled_boards", "labelled_chunks", "CHUNK_BOARDS", "MAX_EXACT_CELLS"]
 
@@ -66,14 +67,6 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 
 
 @jit(inline="always")
-def _mix(x):
-    """splitmix64's finaliser: a well-mixed 64-bit word of a counter."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@jit(inline="always")
 def _below(s, thresh, state, word, have):
     """A draw exactly uniform in ``0 .. s-1`` from 32-bit halves of the stream
     (multiply-shift, the rare low products under ``thresh = 2**32 mod s``
@@ -84,7 +77,7 @@ def _below(s, thresh, state, word, have):
             have = False
         else:
             state = state + _GOLD
-            word = _mix(state)
+            word = mix64(state)
             x = word >> np.uint64(32)
             have = True
         p = x * s
@@ -112,7 +105,7 @@ def _uniform_range(key, lo, hi, N, k, fact, sel, row_parity, tile_of, thresh, de
 @jit(inline="always")
 def _ranks_block(key, lo, hi, N, k, fact, sel, row_parity, tile_of, thresh, boards, ranks):
     for i in range(lo, hi):
-        state = _mix(np.uint64(key) + np.uint64(i) * _GOLD)
+        state = mix64(np.uint64(key) + np.uint64(i) * _GOLD)
         word = np.uint64(0)
         have = False
         b, state, word, have = _below(np.uint64(N), thresh[N], state, word, have)

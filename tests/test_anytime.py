@@ -201,6 +201,6 @@ def test_strong_windows_never_lengthen_and_reach_the_goal():
     for board, optimum in zip(boards, fp.distance(boards)):
         long = fp.solve(board, method="constructive")
         codes = fp.encode_moves(long.moves)
-        better = solver.improve_strong(board.ravel().astype(np.uint8), np.asarray(codes, np.uint8), (8, 40), 0.0)
+        better = solver.improve_strong(board.ravel().astype(np.uint8), np.asarray(codes, np.uint8), (8, 40), 0, 0.0)
         assert optimum <= len(better) <= len(codes)
         assert (fp.apply_moves(board, fp.decode_moves(better)) == goal).all()

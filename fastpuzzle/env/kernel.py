@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 from .._jit import jit
+from ..generate.random_kernels import mix64
 from ..manhattan import cell_distances
 
 __all__ = ["REWARD_CODES", "REWARD_WEIGHTS", "StepTables", "env_step", "env_refresh", "random_actions"]
@@ -55,14 +56,6 @@ class StepTables:
 
 
 @jit(inline="always")
-def _mix(x):
-    """splitmix64's finaliser: a well-mixed 64-bit word of a counter."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@jit(inline="always")
 def _stream_base(key, counter):
     return np.uint64(key) ^ (np.uint64(counter) * np.uint64(0x9E3779B97F4A7C15))
 
@@ -70,7 +63,7 @@ def _stream_base(key, counter):
 @jit(inline="always")
 def _random_move(base, b, z, moves, counts):
     """Environment ``b``'s move of the stream ``base``, uniform among the legal moves of its blank's cell ``z``."""
-    r = _mix(base + b * np.uint64(0xD1B54A32D192ED03))
+    r = mix64(base + b * np.uint64(0xD1B54A32D192ED03))
     pick = ((r >> np.uint64(32)) * counts[z]) >> np.uint64(32)  # multiply-shift: no division
     return moves[z, pick]
 

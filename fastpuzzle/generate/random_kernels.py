@@ -26,8 +26,9 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@jit
-def _mix64(z):
+@jit(inline="always")
+def mix64(z):
+    """splitmix64's finaliser: a well-mixed 64-bit word of a counter (the one home of the mixer)."""
     z = (z ^ (z >> _U64(30))) * _M1
     z = (z ^ (z >> _U64(27))) * _M2
     return z ^ (z >> _U64(31))
@@ -36,15 +37,15 @@ def _mix64(z):
 @jit
 def stream_state(k0, k1, block):
     """xoshiro256** state of stream ``block`` under key ``(k0, k1)``."""
-    x = _mix64(k1 ^ _mix64(k0 + _U64(block) * _GOLDEN))
+    x = mix64(k1 ^ mix64(k0 + _U64(block) * _GOLDEN))
     x += _GOLDEN
-    s0 = _mix64(x)
+    s0 = mix64(x)
     x += _GOLDEN
-    s1 = _mix64(x)
+    s1 = mix64(x)
     x += _GOLDEN
-    s2 = _mix64(x)
+    s2 = mix64(x)
     x += _GOLDEN
-    s3 = _mix64(x)
+    s3 = mix64(x)
     return s0, s1, s2, s3
 
 

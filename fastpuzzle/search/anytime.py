@@ -240,7 +240,8 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     windows = WindowSolver(m, n, strong=engine if strong else None)  # 2. windows
     window_end = budget.share(1.0 - proof_share)[1]
     if strong:
-        best = windows.improve_strong(cells, best, STRONG_WIDTHS, budget.share(0.3)[1])
+        best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(0.3))
+        budget.charge(windows.nodes)
     for width in WIDTHS:
         if budget.spent() or (window_end and clock() >= window_end) or width > len(best):
             break
@@ -249,6 +250,7 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
         best = windows.improve(cells, best, width, nodes, window_end)
         budget.charge(windows.nodes - before)
     total += windows.nodes
+    counted = windows.nodes
     if len(best) <= lower:
         return AnytimeResult(best, len(best), True, total)
     if budget.spent():
@@ -269,9 +271,11 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
         while not budget.spent() and weights:
             best, spent = _reordered(cells, engine, weights, budget, best, 0.25, info, ((0, 1, 2, 3),) + ORDERS)
             total += spent
-            best = windows.improve_strong(cells, best, STRONG_WIDTHS, budget.share(0.5)[1])
+            before = windows.nodes
+            best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(0.5))
+            budget.charge(windows.nodes - before)
             weights = [w for w in WEIGHTS if w < weights[-1]][:2]
-        total += windows.nodes - before
+        total += windows.nodes - counted
         return AnytimeResult(best, lower, len(best) <= lower, total)
     # 4. descent: one pass at the incumbent's length - 2; a pass that fails in full proves the incumbent
     while not budget.spent() and len(best) - 2 >= lower:

@@ -150,9 +150,10 @@ class WindowSolver:
             return path[: self._info[1]].copy()
         return None
 
-    def improve_strong(self, cells, codes, widths, deadline: float):
+    def improve_strong(self, cells, codes, widths, max_nodes: int, deadline: float):
         """Windows that end where the blank reaches the strong engine's blank cell (the goal at least),
-        ``widths`` wide, each searched until the deadline; returns the new codes.
+        ``widths`` wide, all of them within ``max_nodes`` nodes (0 = no limit) and the
+        :func:`fastpuzzle.search.clock.clock` ``deadline`` (0 = none); returns the new codes.
 
         Examples
         --------
@@ -160,17 +161,22 @@ class WindowSolver:
         >>> goal = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]])
         >>> w = WindowSolver(3, 3, strong=Heuristic(3, 3, goal, "linear_conflict"))
         >>> detour = np.array([0, 2, 3, 1] * 2 + [0, 2, 3, 2], np.uint8)  # the blank circles a square three times
-        >>> w.improve_strong(np.array([1, 2, 3, 4, 5, 6, 0, 7, 8]), detour, (12,), 0.0).tolist()
+        >>> w.improve_strong(np.array([1, 2, 3, 4, 5, 6, 0, 7, 8]), detour, (12,), 0, 0.0).tolist()
         [2, 2]
         """
         if self.strong is None:
             return codes
         m, n = self.m, self.n
+        start_nodes = self.nodes
+
+        def out_of_budget():
+            return (deadline > 0.0 and clock() >= deadline) or (max_nodes > 0 and self.nodes - start_nodes >= max_nodes)
+
         for width in widths:
-            if deadline > 0.0 and clock() >= deadline:
+            if out_of_budget():
                 break
             improved = True
-            while improved and (deadline <= 0.0 or clock() < deadline):
+            while improved and not out_of_budget():
                 improved = False
                 codes = cut_loops(cells, m, n, codes)
                 boards = trajectory(cells, m, n, codes)
@@ -178,12 +184,13 @@ class WindowSolver:
                     if boards[j, self.strong_blank] != 0:
                         continue
                     i = max(0, j - width)
-                    better = self.shorter_path(boards[i], boards[j], j - i, 0, deadline)
+                    left = max_nodes - (self.nodes - start_nodes) if max_nodes > 0 else 0
+                    better = self.shorter_path(boards[i], boards[j], j - i, left, deadline)
                     if better is not None:
                         codes = np.concatenate([codes[:i], better, codes[j:]]).astype(np.uint8)
                         improved = True
                         break
-                    if deadline > 0.0 and clock() >= deadline:
+                    if out_of_budget():
                         break
         return cut_loops(cells, m, n, codes)
 
