@@ -13,7 +13,8 @@ boards:
   jitted applier (``Solution.verify``) and its moves per second;
 * quality: solution length / the start's Manhattan distance sum (a lower
   bound on any solution), measured on the same board in the same run;
-* steered against plain routes, side by side on the same boards in one run
+* steered (best routes in a band) against routes steered step by step (the
+  solver before) and plain routes, side by side on the same boards in one run
   (10 x 10, 30 x 30, 100 x 100, 300 x 300 and 50 x 200; several boards for
   the small sizes): length / Manhattan and CPU seconds of each, the plain
   routes being the solver before steering (``solve_kernel(..., steer=0)``);
@@ -102,8 +103,9 @@ def _median(values):
 
 
 def kernel_length(board, steer):
-    """Moves of the kernel (counted, not kept) with steered (1) or plain (0)
-    routes, and its CPU seconds."""
+    """Moves of the kernel (counted, not kept) with steered (1: best routes;
+    2: steered step by step, the solver before) or plain (0) routes, and its
+    CPU seconds."""
     m, n = board.shape
     shifted, back = blank_to_corner(goal_board(m, n))
     cells = relabel_for_goal(board, shifted).ravel().astype(np.int32)
@@ -123,17 +125,17 @@ def steer_rows(quick):
     rows = []
     for m, n, full, few in STEER_CASES:
         bound = 0
-        moves = {0: 0, 1: 0}
-        cpu = {0: 0.0, 1: 0.0}
+        moves = {0: 0, 1: 0, 2: 0}
+        cpu = {0: 0.0, 1: 0.0, 2: 0.0}
         count = few if quick else full
         for k in range(count):
             board = random_board(m, n, seed=m * 7919 + n + k)
             bound += manhattan(board)
-            for steer in (1, 0):
+            for steer in (1, 2, 0):
                 length, seconds = kernel_length(board, steer)
                 moves[steer] += length
                 cpu[steer] += seconds
-        new, old = moves[1] / bound, moves[0] / bound
+        new, old, greedy = moves[1] / bound, moves[0] / bound, moves[2] / bound
         label = f"{m}x{n}"
         boards = f"{count} board{'s' if count > 1 else ''}"
         base = "the same boards with plain routes (the solver before), this run"
@@ -141,6 +143,12 @@ def steer_rows(quick):
                          ratio=new / old, baseline=base, note=f"{boards}; plain routes {old:.3f}x"))
         rows.append(dict(family="constructive", name=f"length/Manhattan {label}, plain routes (before)", value=old,
                          unit="x", ratio=None, baseline=None, note=boards))
+        step = "the same boards with routes steered step by step (the solver before), this run"
+        rows.append(dict(family="constructive", name=f"length/Manhattan {label}, steered step by step (before)",
+                         value=greedy, unit="x", ratio=new / greedy, baseline=step, note=boards))
+        rows.append(dict(family="constructive", name=f"CPU s {label}, steered step by step (before)",
+                         value=cpu[2] / count, unit="s CPU", ratio=cpu[1] / cpu[2], baseline=step,
+                         note=f"{boards}, per board"))
         rows.append(dict(family="constructive", name=f"CPU s {label}, steered", value=cpu[1] / count, unit="s CPU",
                          ratio=cpu[1] / cpu[0], baseline=base, note=f"{boards}, per board; plain {cpu[0] / count:.4f} s"))
         rows.append(dict(family="constructive", name=f"CPU s {label}, plain routes (before)", value=cpu[0] / count,

@@ -244,7 +244,9 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1, deadli
     solver stops (ERR_BUDGET) after the first line that ends past ``limit``
     moves, and likewise after the first line that ends past ``deadline`` (a
     :func:`time.perf_counter` reading).  ``steer=0`` plays the plain routes
-    (no steering, see :mod:`.routes`): kept for the benchmark's side by side.
+    (no steering, see :mod:`.routes`), ``steer=2`` routes steered step by
+    step instead of the best route in a band: kept for the benchmark's side
+    by side.
 
     The lines are driven from here, one compiled call or three per line
     (about 600 calls for 300 x 300, small next to a line's work): no
@@ -263,8 +265,10 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1, deadli
     state[CODE_CAPACITY] = codes.shape[0]
     state[ROW_STRIDE] = n
     state[STEER] = steer
-    pos = np.zeros(2 * size, np.int64)
+    pos = np.zeros(4 * size, np.int64)
     pos[size + home_label] = np.arange(size)  # home cells, for steered routes (see state.py)
+    pos[2 * size + home_label] = np.arange(size) // n  # their rows and columns, for routes.best_plan
+    pos[3 * size + home_label] = np.arange(size) % n
     work = (cells, pos, np.zeros(size, np.uint8), codes, state,
             np.zeros(size, np.int64), np.zeros(size, np.uint8), np.empty(size, np.int64))
     r0 = c0 = 0

@@ -175,8 +175,8 @@ def solve_constructive(board, *, goal=None, count_only: bool = False, max_moves:
         # the kernel counts past the end of the buffer, so a miss costs one
         # rerun of exactly the right size.
         capacity = int(CAPACITY_FACTOR * relabelled_manhattan(cells, m, n)) + 16 * (m + n) * min(m, n) + 64
-    # the moves, and the solver's per-cell arrays (lines.solve_kernel: about 34 bytes a cell)
-    check_allocation(capacity + 40 * m * n, f"the constructive solver's arrays for a {m}x{n} board")
+    # the moves, and the solver's per-cell arrays (lines.solve_kernel: about 50 bytes a cell)
+    check_allocation(capacity + 56 * m * n, f"the constructive solver's arrays for a {m}x{n} board")
     if deadline is not None and time.perf_counter() > deadline:
         return _budget(t0, 0)
     work = cells.copy()

@@ -7,7 +7,9 @@ logical cell (r, c) maps to a physical flat index through the frame.
 
 ``pos`` has two halves: ``pos[v]`` is the cell of tile ``v`` while ``v``
 belongs to the line being placed; ``pos[size + v]`` is the home cell of
-tile ``v`` (fixed), which steered routes read (:mod:`.routes`).
+tile ``v`` (fixed), which steered routes read (:mod:`.routes`), and
+``pos[2 * size + v]``, ``pos[3 * size + v]`` its row and column on the board
+(no division in the routes' inner loop).
 
 Numba compiles a new specialisation of a kernel for every distinct type of
 its arguments, and a literal constant (``-1``, ``False``, ``2``) passed as an
