@@ -65,6 +65,11 @@ FIGURES: dict[str, Figure] = {
     "visual.mtm_solve_4x4_s": Figure("visual", "MTM solve 4x4, 40-move scrambles", fmt="{:.2f} s"),
     "visual.svg_1000_s": Figure("visual", "SVG of 1,000 3x3 boards", fmt="{:.2f} s"),
     "visual.svg_heat_s": Figure("visual", "SVG heat map of one 300x300 board", fmt="{:.2f} s"),
+    # near: the anytime search on the large boards
+    "near.bound_6x6_gain": Figure("near", "6x6 DeepCubeA boards: mean bound of 7 tables of 5 tiles", "ratio",
+                                  "{:.3f}x"),
+    "near.bound_7x7_gain": Figure("near", "7x7 DeepCubeA boards: mean bound of 12 tables of 4 tiles", "ratio",
+                                  "{:.3f}x"),
     # solvability
     "solvability.is_solvable_4x4": Figure("solvability", "is_solvable, 10,000,000 random 4x4 (uint8), check=False",
                                           fmt="{:.0f} M boards/s"),
