@@ -53,9 +53,21 @@ def test_every_named_figure_has_its_row_in_the_committed_run():
         pytest.skip("docs/bench.json is not a full run: its row names carry other sizes")
     families = set(doc.get("families") or ())
     missing = [k for k, fig in render.FIGURES.items()
-               if fig.family in families and render.format_figure(doc, fig) == render.MISSING]
+               if fig.family in families and render.format_figure(doc, fig) == render.MISSING
+               and not _written_by_bench(fig)]
     assert not missing, (f"rows gone from docs/bench.json (renamed?) for {missing}: "
                          "give these FIGURES in bench/render.py the new row names")
+
+
+def _written_by_bench(fig) -> bool:
+    """A row added since the committed run: the row is not in the run and its name stands,
+    quoted whole, in a bench script (``bench/*.py`` but the renderer), so the next full run
+    writes it. A renamed row fails: the old name is in neither."""
+    if render.find_row(render.load(), fig.family, fig.name) is not None:
+        return False  # the row is there, so its figure is missing for another reason
+    quoted = (f'"{fig.name}"', f"'{fig.name}'")
+    return any(q in p.read_text(encoding="utf-8") for p in (ROOT / "bench").glob("*.py")
+               if p.name != "render.py" for q in quoted)
 
 
 def test_renderer_fills_markers_and_tolerates_missing_families():
