@@ -142,6 +142,7 @@ FIGURES: dict[str, Figure] = {
     "io.judge_cpu_vs_c": Figure("io", "judge, CPU time (user + system)", "ratio", "{:.2f}x the speed of C"),
     "io.judge_c_cpu": Figure("io", "judge, CPU time (user + system)", "baseline", r"([\d.]+ s)"),
     "io.judge_startup": Figure("io", "judge, CPU time (user + system)", "note", r"([\d.]+ s) is start-up"),
+    "io.checksum_78": Figure("io", "checksum of 577 MB, CPU", fmt="{:.2f} s"),
     # optimal solver
     "solver.korf_lc_cpu": Figure("solver", "Korf's 100, linear conflict: CPU", fmt="{:.1f} s"),
     "solver.korf_lc_wall": Figure("solver", "Korf's 100, linear conflict: wall, 2 threads", fmt="{:.1f} s"),
