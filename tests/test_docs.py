@@ -70,6 +70,38 @@ def _written_by_bench(fig) -> bool:
                if p.name != "render.py" for q in quoted)
 
 
+_NUM = r"\d(?:[\d,]*\d)?(?:\.\d+)?"
+#: Shapes of a measured figure typed by hand: a rate, CPU time, a speed-up, a short duration.
+HAND_TYPED = re.compile(
+    rf"{_NUM}\s*(?:[kMG]\s*)?(?:boards|nodes|moves|cells)(?:/s| per (?:CPU[- ])?second)"
+    rf"|{_NUM}\s*(?:s|seconds|ms)\s+(?:of\s+)?CPU\b|{_NUM}\s*CPU[- ]s(?:econds)?\b"
+    rf"|{_NUM}\s*(?:x|times)\s+(?:faster|slower)\b|{_NUM}\s*(?:ms|µs|us|ns)\b")
+#: Figures that are not this project's measurements (published ones, with their source on the page).
+PUBLISHED = ()
+
+
+def hand_typed_figures(text: str) -> list[str]:
+    """The figures of ``text`` of the shapes of :data:`HAND_TYPED` outside the render markers
+    and code blocks."""
+    text = render._TABLE.sub("", render._FIG.sub("", text))
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    return [m[0] for m in HAND_TYPED.finditer(text) if not any(p in m[0] for p in PUBLISHED)]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_rel)
+def test_measured_figures_stand_between_markers(page):
+    found = hand_typed_figures(page.read_text(encoding="utf-8"))
+    assert not found, (f"{_rel(page)}: figures typed by hand {found}: put each between "
+                       "<!-- fig:KEY --><!-- /fig --> markers (bench/render.py FIGURES) from its bench row")
+
+
+def test_hand_typed_figures_are_found():
+    assert hand_typed_figures("runs at 12.5 M boards/s, 3,000 nodes/s, 4.2 s of CPU, 2x faster, 50 ns") == [
+        "12.5 M boards/s", "3,000 nodes/s", "4.2 s of CPU", "2x faster", "50 ns"]
+    assert hand_typed_figures("a <!-- fig:x -->12 M boards/s<!-- /fig --> b\n```\n3 ms\n```\n") == []
+    assert hand_typed_figures("a 5-5-5, CPU seconds; 240 MB per table; 17 antipodes") == []
+
+
 def test_renderer_fills_markers_and_tolerates_missing_families():
     doc = {"machine": {"cores": 4, "numba_threads": 4, "cpu": "X", "python": "3", "numpy": "2", "numba": "1"},
            "families": ["solver"], "rows": [
