@@ -129,6 +129,22 @@ def test_stored_automaton_agrees_with_a_fresh_build():
     assert len(_accepted(stored, 12)) < len(_accepted(fresh, 12))
 
 
+def test_automaton_check_compares_the_rebuild_with_the_stored_table(monkeypatch, capsys):
+    """``python -m bench.check_automaton`` (the full rebuild, minutes) exits 1 on a difference;
+    the rebuild is replaced here by the stored table and by a table one entry off."""
+    from bench import check_automaton
+
+    assert check_automaton.main(["--length", "6"]) == 0 and "21 states" in capsys.readouterr().out
+    monkeypatch.setattr(check_automaton, "build_move_automaton", lambda length: move_automaton())
+    assert check_automaton.main([]) == 0 and "equals the stored table: True" in capsys.readouterr().out
+    wrong = move_automaton().copy()
+    wrong[AUTOMATON_START, 0] = -1
+    monkeypatch.setattr(check_automaton, "build_move_automaton", lambda length: wrong)
+    assert check_automaton.main([]) == 1
+    with pytest.raises(SystemExit, match="differs"):
+        check_automaton.automaton_rows(quick=False)
+
+
 def test_automaton_refuses_bad_lengths():
     with pytest.raises(ValueError, match="at least 2"):
         move_automaton(1)
