@@ -249,3 +249,16 @@ def test_nodes_of_the_searches_finishing_a_beam_are_charged(monkeypatch):
         seen.clear()
         sol = fp.solve(board, max_nodes=max_nodes)
         assert sol.verify(board) and sum(seen) <= sol.nodes <= max_nodes + 1
+
+
+def test_strong_windows_are_searched_backwards_from_a_start_where_the_blank_is_home():
+    """The blank leaves home and circles a square twice (8 moves, 4 the other way round): no later
+    board has the blank home, so only the window searched back to the start can shorten it."""
+    goal = fp.goal_board(4, 4)
+    codes = fp.encode_moves("UL" + "ULDR" * 2)
+    solver = WindowSolver(4, 4, strong=ida.Heuristic(4, 4, goal, "linear_conflict"))
+    start = goal.ravel()
+    better = solver.improve_strong(start, codes, (12,), 0, 0.0)
+    end = trajectory(start, 4, 4, codes)[-1]
+    assert np.array_equal(trajectory(start, 4, 4, better)[-1], end)
+    assert len(better) == int(fp.distance(end.reshape(4, 4))) == 6

@@ -14,8 +14,8 @@ IDA* engine (:mod:`fastpuzzle.search.ida`):
    other :data:`ORDERS`;
 2. **windows** -- loops cut and windows of the incumbent re-solved optimally
    between their end boards, wider and wider (:mod:`fastpuzzle.search.windows`;
-   with pattern databases first the windows ending where the blank is home,
-   searched with the databases);
+   with pattern databases first the windows ending or starting where the blank
+   is home, searched with the databases);
 3. **bound** -- plain IDA* with a share of the rest, its stack sized to the
    incumbent's length: a shorter solution replaces it (then optimal); a
    threshold that reaches the incumbent's length proves it optimal; otherwise
