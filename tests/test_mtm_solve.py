@@ -97,3 +97,25 @@ def test_mtm_on_a_reflected_pattern_database_from_the_api_and_the_command_line(t
     s = fp.solve(boards[0], metric="mtm", heuristic="pdb", database="4-4")
     assert (s.length, s.metric, s.heuristic) == (want[0], "mtm", "pdb:4-4")
     assert (fp.apply_moves(boards[0], fp.encode_moves(s.moves)) == fp.goal_board(3, 3)).all()
+
+
+def test_database_clashes_are_refused_from_the_api_and_the_command_line(tmp_path, monkeypatch, capsys):
+    """A database with a method that reads none, or the multi-tile metric with a method other than
+    IDA*: one error naming both options (the command line: one line, exit 2), never ignored."""
+    from fastpuzzle.cli import main
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path / "cache"))
+    board = [[4, 1, 2], [0, 5, 3], [7, 8, 6]]
+    with pytest.raises(fp.OptionError, match="database.*method='constructive'"):
+        fp.solve(board, heuristic="pdb", database="4-4", method="constructive")
+    with pytest.raises(fp.OptionError, match="method.*metric='mtm'"):
+        fp.solve_many([board], heuristic="pdb", database="4-4", method="anytime", metric="mtm")
+    path = tmp_path / "b.txt"
+    path.write_text("4 1 2 0 5 3 7 8 6\n")
+    for extra, names in [(["--method", "constructive"], ("--database", "--method constructive")),
+                         (["--method", "anytime", "--metric", "mtm"], ("method", "metric='mtm'"))]:  # fmt: skip
+        assert main(["solve", str(path), "--heuristic", "pdb", "--database", "4-4", "--quiet", *extra]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and all(name in err for name in names), err
+    assert main(["solve", str(path), "--heuristic", "pdb", "--database", "4-4", "--metric", "mtm", "--quiet"]) in (0, None)
+    assert capsys.readouterr().out.split()[:2] == ["3", "UR2D2"]
