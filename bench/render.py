@@ -171,7 +171,7 @@ FIGURES: dict[str, Figure] = {
     "solver.korf10_lc_automaton_cpu": Figure("solver", "Korf's first 10, linear conflict, move automaton: CPU", fmt="{:.2f} s"),
     "solver.korf10_lc_automaton_vs_undo_cpu": Figure("solver", "Korf's first 10, linear conflict, move automaton: CPU", "ratio", "{:.3f}"),
     "solver.automaton_10_cpu": Figure("solver", "move automaton, 10 moves: build CPU", fmt="{:.1f} s"),
-    "solver.automaton_14_cpu": Figure("solver", "move automaton, 14 moves: build CPU", fmt="{:.0f} s"),
+    "solver.automaton_12_cpu": Figure("solver", "move automaton, 12 moves: build CPU", fmt="{:.0f} s"),
     # constructive
     "constructive.300_rate": Figure("constructive", "solve 300x300", fmt="{:.0f} M moves/s", scale=1e-6),
     "constructive.300_seconds": Figure("constructive", "solve 300x300", "note", r"^([\d.]+ s)"),
