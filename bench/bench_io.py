@@ -16,6 +16,8 @@
    median our seconds (>= 1: at least as fast), for wall time and for CPU
    time (user + system, steadier on a shared machine), with our start-up
    alone (the same command on an empty input) beside it.
+3. The cache files' checksum (``fastpuzzle.cachefile.checksum``) of 577 MB, the size of the
+   7-8 database: CPU seconds (``--only checksum``).
 """
 
 from __future__ import annotations
@@ -183,12 +185,30 @@ def bench_judge(workdir, repeats):
                 f"of ours, {startup_cpu:.2f} s is start-up (the same command on an empty input)")]
 
 
+def bench_checksum(size: int = 577_000_000) -> list[dict]:
+    """CPU seconds of one checksum over ``size`` bytes (the 7-8 database's size), median of 3."""
+    import numpy as np
+
+    from fastpuzzle.cachefile import checksum
+
+    data = np.zeros(size, np.uint8)
+    checksum(data[:1000])  # warm
+    seconds = []
+    for _ in range(3):
+        c0 = time.process_time()
+        checksum(data)
+        seconds.append(time.process_time() - c0)
+    return [row(FAMILY, "checksum of 577 MB, CPU", sorted(seconds)[1], "s", None, "", "median of 3, one process")]
+
+
 def run(quick: bool = False, boards: int | None = None, workdir: str | None = None, only: str | None = None) -> list[dict]:
     count = boards or (10_000_000 if quick else 100_000_000)
     workdir = workdir or tempfile.gettempdir()
     rows = bench_check(workdir, count) if only in (None, "check") else []
     if only in (None, "judge"):
         rows += bench_judge(workdir, 3 if quick else 5)
+    if only in (None, "checksum"):
+        rows += bench_checksum()
     return rows
 
 
@@ -197,7 +217,7 @@ if __name__ == "__main__":
     ap.add_argument("--quick", action="store_true", help="10,000,000 boards, fewer repeats")
     ap.add_argument("--boards", type=int, help="boards in the .npy file (default 10^8, quick 10^7)")
     ap.add_argument("--dir", help="where to write the temporary files (default: the temp dir)")
-    ap.add_argument("--only", choices=("check", "judge"), help="run one of the two benchmarks")
+    ap.add_argument("--only", choices=("check", "judge", "checksum"), help="run one of the two benchmarks")
     args = ap.parse_args()
     print_header("board files: streaming check and the judge format")
     print_rows(run(args.quick, args.boards, args.dir, args.only))

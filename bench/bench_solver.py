@@ -21,6 +21,8 @@ Figures, all with the JIT warm:
   seconds (medians of 3) and nodes.
 * 1,000 random solvable 8-puzzles: boards per second with ``solve_many`` (2
   threads and 1 thread) against a Python loop over ``solve``.
+* The move automaton built from its definition (``bench/check_automaton.py``): CPU seconds
+  of the 10-move build, and in full mode of the 14-move build, compared with the stored table.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import fastpuzzle as fp  # noqa: E402
+from bench.check_automaton import automaton_rows  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 KORF_GOAL = np.arange(16).reshape(4, 4)
@@ -225,6 +228,7 @@ def run(quick: bool = False, all_manhattan: bool = False) -> list:
     if all_manhattan:
         rows += bench_korf_md_all()
     rows += bench_8puzzle(300 if quick else 1000, repeats=3)
+    rows += automaton_rows(quick)
     return rows
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import warnings
 
 from .io.errors import BoardFileError, parse_shape
-from .io.judge import judge
+from .io.judging import judge
 from .io.read import count_boards, iter_boards, load_boards, read_boards
 from .io.text import parse_text, read_text_boards
 from .io.write import NpyWriter, TextWriter, format_boards, write_boards, writer_for

@@ -147,7 +147,7 @@ def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = T
         is_solvable(random_solvable(m, n, count=count, seed=0))
         is_solvable(random_permutations(m, n, count=count, seed=0))
     if judge:  # the kernels read bytes: a small case compiles what a large one runs
-        from .io.judge import judge as judge_text
+        from .io.judging import judge as judge_text
 
         judge_text(judge_case_text(3, seed=0))
     if solver:

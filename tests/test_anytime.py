@@ -204,3 +204,61 @@ def test_strong_windows_never_lengthen_and_reach_the_goal():
         better = solver.improve_strong(board.ravel().astype(np.uint8), np.asarray(codes, np.uint8), (8, 40), 0, 0.0)
         assert optimum <= len(better) <= len(codes)
         assert (fp.apply_moves(board, fp.decode_moves(better)) == goal).all()
+
+
+@pytest.mark.parametrize("shape", [(6, 6), (5, 7)])
+def test_node_budget_holds_above_25_cells(shape, monkeypatch):
+    """Beams, their finishing searches and the windows all draw on one node budget, and every
+    weighted search's nodes are counted in the answer."""
+    weighted = anytime._weighted
+    seen = []
+
+    def counting(cells, engine, weight, max_nodes, deadline, info):
+        codes = weighted(cells, engine, weight, max_nodes, deadline, info)
+        seen.append(int(info[0]))
+        return codes
+
+    monkeypatch.setattr(anytime, "_weighted", counting)
+    board = fp.random_solvable(*shape, seed=3)
+    for max_nodes in (1, 2_000, 60_000):
+        seen.clear()
+        sol = fp.solve(board, max_nodes=max_nodes)
+        assert sol.verify(board) and sum(seen) <= sol.nodes <= max_nodes + 1  # the last node may pass the line
+        assert sol.lower_bound <= sol.length
+
+
+def test_nodes_of_the_searches_finishing_a_beam_are_charged(monkeypatch):
+    """A beam that stalls at once hands its start to ``finish``: those nodes count and are budgeted."""
+    from fastpuzzle.search import beam
+
+    weighted = anytime._weighted
+    seen = []
+
+    def counting(cells, engine, weight, max_nodes, deadline, info):
+        codes = weighted(cells, engine, weight, max_nodes, deadline, info)
+        seen.append(int(info[0]))
+        return codes
+
+    def stalled(cells, m, n, goal, width, deadline=0.0, finish=None, patience=None):
+        return finish(cells.copy())
+
+    monkeypatch.setattr(anytime, "_weighted", counting)
+    monkeypatch.setattr(beam, "beam_search", stalled)
+    board = fp.random_solvable(6, 6, seed=3)
+    for max_nodes in (50_000, 400_000):
+        seen.clear()
+        sol = fp.solve(board, max_nodes=max_nodes)
+        assert sol.verify(board) and sum(seen) <= sol.nodes <= max_nodes + 1
+
+
+def test_strong_windows_are_searched_backwards_from_a_start_where_the_blank_is_home():
+    """The blank leaves home and circles a square twice (8 moves, 4 the other way round): no later
+    board has the blank home, so only the window searched back to the start can shorten it."""
+    goal = fp.goal_board(4, 4)
+    codes = fp.encode_moves("UL" + "ULDR" * 2)
+    solver = WindowSolver(4, 4, strong=ida.Heuristic(4, 4, goal, "linear_conflict"))
+    start = goal.ravel()
+    better = solver.improve_strong(start, codes, (12,), 0, 0.0)
+    end = trajectory(start, 4, 4, codes)[-1]
+    assert np.array_equal(trajectory(start, 4, 4, better)[-1], end)
+    assert len(better) == int(fp.distance(end.reshape(4, 4))) == 6

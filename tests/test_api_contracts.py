@@ -46,16 +46,12 @@ def test_every_public_function_takes_its_options_by_keyword():
 
 def test_faces_and_modules_take_options_by_keyword():
     from fastpuzzle import pdb
-    import importlib
-
-    from fastpuzzle.io import read, write
-
-    judge = importlib.import_module("fastpuzzle.io.judge")  # the package's ``judge`` is the function of that name
+    from fastpuzzle.io import judging, read, write
     from fastpuzzle.search.constructive import solve_constructive
 
     cases = {pdb.build: ["name"], pdb.build_partition: ["shape", "partition"], pdb.solve_with_pdb: ["board"],
              pdb.solve_many_with_pdb: ["boards"], read.iter_boards: ["source"], read.count_boards: ["path"],
-             write.format_boards: ["boards"], judge.judge: ["data"], solve_constructive: ["board"],
+             write.format_boards: ["boards"], judging.judge: ["data"], judging.judge_verdicts: ["data"], solve_constructive: ["board"],
              fp.Solution.verify: ["self", "start"], fp.heuristics.manhattan: ["boards"],
              fp.heuristics.linear_conflict: ["boards"], fp.heuristics.pattern_database: ["boards"]}  # fmt: skip
     for func, data in cases.items():

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from fastpuzzle import distributed
 from fastpuzzle.cli import main as cli_main
 from fastpuzzle.generate import random_solvable
-from fastpuzzle.io.judge import judge
+from fastpuzzle.io import judge
 from fastpuzzle.io.read import count_boards, iter_boards, load_boards
 from fastpuzzle.io.write import format_boards, write_boards
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fastpuzzle.generate import random_permutations, random_solvable
-from fastpuzzle.io.judge import judge, judge_verdicts
+from fastpuzzle.io import judge, judge_verdicts
 from fastpuzzle.io import (
     BoardFileError,
     NpyWriter,
@@ -315,6 +315,19 @@ def test_textio_is_a_deprecated_alias_of_io():
     sys.modules.pop("fastpuzzle.textio", None)
     with pytest.warns(DeprecationWarning, match="import the same names from fastpuzzle.io"):
         textio = importlib.import_module("fastpuzzle.textio")
-    homes = fastpuzzle.io._HOMES  # (fastpuzzle.io.judge is the submodule: the function is in it)
+    homes = fastpuzzle.io._HOMES
     for name in textio.__all__:
         assert getattr(textio, name) is getattr(importlib.import_module(f"fastpuzzle.io.{homes[name]}"), name)
+
+
+def test_judge_names_one_function_and_its_module_another():
+    import importlib
+
+    import fastpuzzle.io
+    from fastpuzzle.io import judge
+
+    module = importlib.import_module("fastpuzzle.io.judging")
+    assert judge is module.judge is fastpuzzle.io.judge and callable(judge)
+    assert fastpuzzle.io.judge_verdicts is module.judge_verdicts
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("fastpuzzle.io.judge")  # a function, not a module

@@ -1,15 +1,13 @@
 """The move model's helpers (moves.py) and the custom-goal relabelling (boards.py),
 against plain-Python definitions."""
 
-import os
-
 import numpy as np
 import pytest
 
 from fastpuzzle.boards import cell_colours, goal_board, goal_cells, relabel_for_goal, relabel_table
 from fastpuzzle.generate import random_permutations, random_solvable
 from fastpuzzle.moves import (
-    AUTOMATON_START, COL_STEP, PRUNE_LENGTH, MOVE_BYTES, MOVE_CHARS, ROW_STEP, UNDO, apply_moves, move_letters, move_codes,
+    AUTOMATON_START, COL_STEP, MOVE_BYTES, MOVE_CHARS, ROW_STEP, UNDO, apply_moves, move_letters, move_codes,
     build_move_automaton, move_automaton, slide_codes, step_cell, step_offset, transposed_code, undo_code,
 )  # fmt: skip
 
@@ -122,7 +120,8 @@ def test_stored_automaton_agrees_with_a_fresh_build():
     """The default table ships with the package; the generator is its definition.  A
     sequence of at most L moves holds only forbidden sequences of at most L moves, so the
     stored table must accept exactly the sequences of <= 10 moves a fresh 10-move build
-    accepts (and reject more of the longer ones); the full rebuild is the slow test below."""
+    accepts (and reject more of the longer ones); the full rebuild and comparison is
+    ``python -m bench.check_automaton`` (minutes and gigabytes: a bench check, not a test)."""
     stored = move_automaton()
     assert stored.shape[1] == 4 and not stored.flags.writeable
     fresh = build_move_automaton(10)
@@ -130,10 +129,21 @@ def test_stored_automaton_agrees_with_a_fresh_build():
     assert len(_accepted(stored, 12)) < len(_accepted(fresh, 12))
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("FASTPUZZLE_SLOW_AUTOMATON"), reason="two minutes: FASTPUZZLE_SLOW_AUTOMATON=1")
-def test_stored_automaton_equals_a_fresh_build():
-    assert np.array_equal(move_automaton(), build_move_automaton(PRUNE_LENGTH))
+def test_automaton_check_compares_the_rebuild_with_the_stored_table(monkeypatch, capsys):
+    """``python -m bench.check_automaton`` (the full rebuild, minutes) exits 1 on a difference;
+    the rebuild is replaced here by the stored table and by a table one entry off."""
+    from bench import check_automaton
+
+    assert check_automaton.main(["--length", "6"]) == 0 and "21 states" in capsys.readouterr().out
+    monkeypatch.setattr(check_automaton, "PEAK_BYTES", {14: 1 << 70})  # the memory check comes first: exit 2
+    assert check_automaton.main([]) == 2 and "would need" in capsys.readouterr().err
+    monkeypatch.setattr(check_automaton, "PEAK_BYTES", {})
+    monkeypatch.setattr(check_automaton, "build_move_automaton", lambda length: move_automaton())
+    assert check_automaton.main([]) == 0 and "equals the stored table: True" in capsys.readouterr().out
+    wrong = move_automaton().copy()
+    wrong[AUTOMATON_START, 0] = -1
+    monkeypatch.setattr(check_automaton, "build_move_automaton", lambda length: wrong)
+    assert check_automaton.main([]) == 1
 
 
 def test_automaton_refuses_bad_lengths():

@@ -72,3 +72,50 @@ def test_mtm_options_and_command_line(tmp_path):
     assert main(["solve", str(path), "--metric", "mtm", "--quiet", "--out", str(out)]) in (0, None)
     length, moves = out.read_text().split()[:2]
     assert (int(length), moves) == (3, "UR2D2")
+
+
+def test_mtm_on_a_reflected_pattern_database_from_the_api_and_the_command_line(tmp_path, monkeypatch):
+    """A database's single-tile bound taken to slides, with the board's reflection (the dual lookup),
+    is as short as the multi-tile table, from ``solve`` and from ``solve --database --metric mtm``."""
+    from fastpuzzle.cli import main
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path / "cache"))
+    table = fp.distance_table(3, 3, metric="mtm")
+    boards = fp.random_solvable(3, 3, count=300, seed=4)
+    want = table.lookup(boards).tolist()
+    path, out = tmp_path / "b.txt", tmp_path / "out.txt"
+    path.write_text("".join(" ".join(map(str, b.ravel())) + "\n" for b in boards))
+    assert main(["solve", str(path), "--heuristic", "pdb", "--database", "4-4", "--metric", "mtm", "--quiet",
+                 "--out", str(out)]) in (0, None)  # fmt: skip
+    lines = [line.split() for line in out.read_text().splitlines()]
+    assert [int(f[0]) for f in lines] == want and {f[4] for f in lines} == {"optimal"}
+    assert [fp.count_moves(f[1], metric="mtm") if f[1] != "-" else 0 for f in lines] == want
+    db = fp.pdb.load("4-4")
+    assert db.reflect  # the case whose reflected value was once skipped: answers a slide too long
+    many = fp.solve_many(boards, metric="mtm", heuristic="pdb", database=db, method="ida", threads=1)
+    assert many.lengths.tolist() == want and many.lower_bounds.tolist() == want
+    s = fp.solve(boards[0], metric="mtm", heuristic="pdb", database="4-4")
+    assert (s.length, s.metric, s.heuristic) == (want[0], "mtm", "pdb:4-4")
+    assert (fp.apply_moves(boards[0], fp.encode_moves(s.moves)) == fp.goal_board(3, 3)).all()
+
+
+def test_database_clashes_are_refused_from_the_api_and_the_command_line(tmp_path, monkeypatch, capsys):
+    """A database with a method that reads none, or the multi-tile metric with a method other than
+    IDA*: one error naming both options (the command line: one line, exit 2), never ignored."""
+    from fastpuzzle.cli import main
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path / "cache"))
+    board = [[4, 1, 2], [0, 5, 3], [7, 8, 6]]
+    with pytest.raises(fp.OptionError, match="database.*method='constructive'"):
+        fp.solve(board, heuristic="pdb", database="4-4", method="constructive")
+    with pytest.raises(fp.OptionError, match="method.*metric='mtm'"):
+        fp.solve_many([board], heuristic="pdb", database="4-4", method="anytime", metric="mtm")
+    path = tmp_path / "b.txt"
+    path.write_text("4 1 2 0 5 3 7 8 6\n")
+    for extra, names in [(["--method", "constructive"], ("--database", "--method constructive")),
+                         (["--method", "anytime", "--metric", "mtm"], ("method", "metric='mtm'"))]:  # fmt: skip
+        assert main(["solve", str(path), "--heuristic", "pdb", "--database", "4-4", "--quiet", *extra]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1 and all(name in err for name in names), err
+    assert main(["solve", str(path), "--heuristic", "pdb", "--database", "4-4", "--metric", "mtm", "--quiet"]) in (0, None)
+    assert capsys.readouterr().out.split()[:2] == ["3", "UR2D2"]

@@ -147,3 +147,70 @@ def test_scramble_in_the_reader_and_the_writer(tmp_path):
 def test_parse_scramble_refuses_bad_text(text, error):
     with pytest.raises(error):
         fp.parse_scramble(text)
+
+
+def _read_both(tmp_path, text):
+    """``parse_scramble(text)`` and the reader on the same text as a file: each a board array or
+    the error's ``(type, reason, line, column)``."""
+    path = tmp_path / "s.txt"
+    path.write_bytes(text.encode("utf-8", "surrogatepass"))
+    out = []
+    for read in (lambda: fp.parse_scramble(text), lambda: fp.load_boards(path, fmt="scramble")):
+        try:
+            boards = np.asarray(read())
+            out.append(boards.reshape(-1, *boards.shape[-2:]))
+        except BoardFileError as error:
+            out.append((type(error), error.reason, error.line, error.column))
+    return out
+
+
+# (text, the row-split board, or the error's reason start, line and column)
+HOSTILE_SCRAMBLES = [
+    ("1 2/3 0/", ("row 3 is empty", 1, 8)),  # a trailing slash: refused, with or without a line end
+    ("1 2/3 0/\n0 1/3 2\n", ("row 3 is empty", 1, 8)),
+    ("1 2/3 0 /", ("row 3 is empty", 1, 9)),
+    ("/1 2/3 0", ("row 1 is empty", 1, 1)),
+    ("1 2//3 0", ("row 2 is empty", 1, 4)),  # a doubled separator
+    ("1 2/ /3 0", ("row 2 is empty", 1, 4)),
+    ("1 2/3 0\n/\n", ("row 1 is empty", 2, 1)),  # a line of slashes only is no blank line
+    ("1 2/3 0/# note", ("row 3 is empty", 1, 8)),
+    ("1 2/3 -0", ("'-0' is not a tile", 1, 7)),  # a signed zero would read as the blank
+    ("-00 1/2 3", ("'-0' is not a tile", 1, 1)),
+    ("1 2/3 \u0661", ("unexpected '\u0661' (U+0661)", 1, 7)),  # an Arabic-Indic digit, named where it stands
+    ("1 2/3 \ud800", ("unexpected byte 0xed", 1, 7)),  # a lone surrogate
+    ("1 2/3 +0", ("unexpected '+'", 1, 7)),  # the column in the line, not in the row
+    ("1 2/3 0\n4 5/6 x", ("unexpected 'x'", 2, 7)),
+    ("1 2/3 99999999999999999999", ("number too large", 1, 25)),
+    ("1 2/3 4294967296", ("holds 4294967296, outside 0..3", 1, None)),
+    ("1 2 3/4 0", ("a scramble line must hold 2 rows of 3 numbers", 1, None)),  # rows of unequal length
+    ("1 2/3 0\n1 2/3/0", ("a scramble line must hold 2 rows of 2 numbers", 2, None)),
+    ("0", ("a board needs at least 2 cells", 1, None)),
+    ("1 2/3 0 # rows/cut\n", [[[1, 2], [3, 0]]]),  # a slash in a comment ends no row
+    ("# a/b\n1 2/3 0\n", [[[1, 2], [3, 0]]]),
+    ("1\t2 /\t3 0\r\n", [[[1, 2], [3, 0]]]),  # tabs, a space before the slash, a Windows line end
+    ("01 02/3 00", [[[1, 2], [3, 0]]]),  # leading zeros are the same numbers
+    ("1 2 0", [[[1, 2, 0]]]),  # 1xN: one row, no slash
+    ("1/2/0", [[[1], [2], [0]]]),  # Nx1: one number a row
+]
+
+
+@pytest.mark.parametrize("text, want", HOSTILE_SCRAMBLES, ids=[repr(t) for t, _ in HOSTILE_SCRAMBLES])
+def test_hostile_scrambles_read_alike_by_the_api_and_the_reader(tmp_path, text, want):
+    api, reader = _read_both(tmp_path, text)
+    if isinstance(want, list):
+        assert np.array_equal(api, want) and np.array_equal(reader, want)
+        return
+    start, line, column = want
+    assert isinstance(api, tuple), api
+    assert api == reader  # the same refusal, at the same place
+    assert api[1].startswith(start) or start in api[1], api
+    assert (api[2], api[3]) == (line, column)
+
+
+@pytest.mark.parametrize("shape", [(1, 2), (1, 9), (9, 1), (2, 1), (3, 4)])
+def test_scramble_files_of_thin_boards_round_trip(tmp_path, shape):
+    boards = fp.random_solvable(*shape, count=7, seed=2)
+    path = tmp_path / "thin.txt"
+    fp.write_boards(path, boards, fmt="scramble")
+    assert np.array_equal(fp.load_boards(path, fmt="scramble"), boards)
+    assert np.array_equal(fp.parse_scramble(path.read_text()), boards)

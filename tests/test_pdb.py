@@ -307,8 +307,10 @@ def test_errors(db44):
         solve_pdb([[1, 1, 3], [4, 5, 6], [8, 7, 0]], database=db44)
     with pytest.raises(ValueError, match="no pattern database for 2x5"):
         solve_pdb(goal_board(2, 5))
-    with pytest.raises(ValueError, match="at most 31 cells|2..31"):
+    with pytest.raises(ValueError, match="no pattern database for 6x6"):
         solve_pdb(goal_board(6, 6))
+    with pytest.raises(ValueError, match="at most 63 cells"):
+        solve_pdb(goal_board(8, 8))
     with pytest.raises(ValueError, match="is for 3x3"):
         solve_pdb(goal_board(4, 4), database=db44)
     with pytest.raises(ValueError, match="unknown pattern database"):
@@ -592,3 +594,17 @@ def test_rank_step_equals_ranking_the_moved_board(m, n, partition, rng):
                 x, y = (src, blank) if r == 0 else (cell_map[src], cell_map[blank])
                 step = rank_step(cells, x, y, t, p, r, pattern_of, tile_weight, cell_map, tile_map)
                 assert index(cells, p, r) + step == index(moved, p, r)
+
+
+@pytest.mark.parametrize("shape", [(6, 6), (5, 9)])
+def test_databases_of_boards_above_32_cells_solve_optimally(shape):
+    """A partition of 36 or 45 cells: the engine's lengths equal linear conflict's, every bound admissible."""
+    m, n = shape
+    n_cells = m * n
+    db = pdb.build_partition(shape, [tuple(range(t, min(t + 2, n_cells))) for t in range(1, n_cells, 2)])
+    for seed in range(3):
+        board = np.asarray(fp.scramble(m, n, 16, seed=seed)).reshape(m, n)
+        ours = fp.solve(board, heuristic="pdb", database=db, method="ida")
+        ref = fp.solve(board, method="ida")
+        assert ours.status == "optimal" and ours.verify(board) and ours.length == ref.length
+        assert int(db.lookup(board[None])[0]) <= ref.length

@@ -49,6 +49,17 @@ def test_methods_agree_serial_and_threaded(shape, goal, tiles, method):
 
 
 @pytest.mark.parametrize("method", ["sets", "placements"])
+@pytest.mark.parametrize("shape,tiles", [((6, 6), (29, 35)), ((7, 9), (1, 62)), ((9, 7), (54, 61))])
+def test_equal_to_naive_bfs_on_boards_above_32_cells(method, shape, tiles):
+    """Cell sets of more than 32 bits (up to the 63-cell limit), tiles beside the blank's goal cell."""
+    m, n = shape
+    table = _new(m, n, goal_board(m, n), tiles, method, False)
+    ref = naive.pattern_distances(m, n, tiles)
+    assert len(ref) == table.shape[0]
+    assert all(table[naive.partial_rank(placed, m * n)] == d for placed, d in ref.items())
+
+
+@pytest.mark.parametrize("method", ["sets", "placements"])
 def test_equal_to_naive_bfs(method):
     for shape, goal, tiles in [((3, 3), None, (2, 4, 6, 8)), ((2, 4), None, (1, 5, 6)), ((3, 3), CUSTOM_GOAL, (8, 5, 7))]:
         m, n = shape
@@ -76,7 +87,7 @@ def test_errors():
     for tiles in [(), (1, 1, 2), (0, 1, 2), (9, 1, 2)]:
         with pytest.raises(ValueError, match="distinct tiles of 1..8"):
             build_pattern(np.zeros(504, np.uint8), 3, 3, goal_board(3, 3), tiles)
-    with pytest.raises(ValueError, match="2x2 to 31 cells"):
+    with pytest.raises(ValueError, match="2x2 to 63 cells"):
         build_pattern(np.zeros(504, np.uint8), 1, 9, goal_board(3, 3), (1, 2, 3))
     with pytest.raises(ValueError):
         build_pattern(np.zeros(504, np.uint8), 3, 3, goal_board(4, 4), (1, 2, 3))

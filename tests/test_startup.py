@@ -87,13 +87,13 @@ def test_warm_kernels_reports_its_work():
         warm_kernels(3, 3, judge="yes")
 
 
-JUDGE_ONE_CASE = "from fastpuzzle.io.judge import judge\nassert judge(b'2 1 2 3 0 1 2 3 0') == ['TAK']"
+JUDGE_ONE_CASE = "from fastpuzzle.io.judging import judge\nassert judge(b'2 1 2 3 0 1 2 3 0') == ['TAK']"
 
 
 def test_cached_kernel_loads_without_numbas_compiler_registries():
     modules_after(JUDGE_ONE_CASE)  # compiled or loaded: on disk afterwards
     loaded = modules_after(JUDGE_ONE_CASE)
-    assert "numba" in loaded and "fastpuzzle.io.judge" in loaded
+    assert "numba" in loaded and "fastpuzzle.io.judging" in loaded
     # what only a compile needs (the registries, array creation), and what Numba's import checks for nothing
     assert not [m for m in ("numba.np.arraymath", "numba.np.linalg", "numba.np.arrayobj", "cffi", "scipy", "yaml") if m in loaded]
 

@@ -51,7 +51,7 @@ def run(args) -> int:
 
     from ..generate import random_permutations, random_solvable
     from ..memory import check_allocation
-    from ..io.judge import judge
+    from ..io.judging import judge
     from ..solvability import is_solvable
     from ..warmup import judge_case_text, warm_kernels
     from .solve import demo_lines

@@ -52,7 +52,7 @@ def run(args) -> int:
 
 def _judge(args):
     # only the judge's own modules: start-up is part of every judged run
-    from ..io.judge import judge_verdicts
+    from ..io.judging import judge_verdicts
     from ..io.source import read_input
 
     if args.a is not None and args.b is not None:

@@ -107,6 +107,8 @@ def _check_options(args):
         raise CLIError("--count-only needs --method constructive")
     if args.database is not None and args.heuristic != "pdb":
         raise CLIError("--database needs --heuristic pdb")
+    if args.database is not None and args.method == "constructive":
+        raise CLIError("--database does not apply to --method constructive (it reads no database)")
 
 
 def run(args) -> int:
@@ -161,7 +163,8 @@ def _solve_block(args, boards, target):
         return
     from ..search.solve import solve_many
 
-    method = "ida" if args.database is not None else args.method  # a named database: optimal IDA* on its tables
+    # a named database: optimal IDA* on its tables, unless --method names another search
+    method = "ida" if args.database is not None and args.method == "auto" else args.method
     res = solve_many(boards, goal=target, heuristic=args.heuristic, method=method, database=args.database,
                      metric=args.metric,
                      max_nodes=args.max_nodes, time_limit=args.time_limit, threads=args.threads, prune=args.prune)

@@ -7,7 +7,7 @@
 :mod:`.npy`               ``.npy`` headers checked before anything is allocated
 :mod:`.read`              ``load_boards``, ``iter_boards``, ``count_boards``
 :mod:`.write`             ``AtomicOutput`` and the board writers
-:mod:`.judge`             the judge format (``TAK``/``NIE``)
+:mod:`.judging`           the judge format (``TAK``/``NIE``): ``judge``, ``judge_verdicts``
 ========================  =====================================================
 
 Names load lazily: ``fastpuzzle.io.errors`` (stdlib only) is what the
@@ -24,7 +24,7 @@ _HOMES = {
     "load_boards": "read", "read_boards": "read", "iter_boards": "read", "count_boards": "read",
     "AtomicOutput": "write", "OutputInterrupted": "write", "NpyWriter": "write", "TextWriter": "write",
     "format_boards": "write", "write_boards": "write", "writer_for": "write", "write_text": "write",
-    "judge": "judge", "is_npy_name": "npy", "read_input": "source",
+    "judge": "judging", "judge_verdicts": "judging", "is_npy_name": "npy", "read_input": "source",
 }
 
 __all__ = sorted(_HOMES)

@@ -24,8 +24,12 @@ def parse_scramble(text, *, check=True) -> np.ndarray:
     Parameters
     ----------
     text : str
-        ``"1 2 3/4 5 6/7 8 0"``: rows separated by ``/``, numbers by spaces;
-        one board per line (``#`` starts a comment).
+        ``"1 2 3/4 5 6/7 8 0"``: rows separated by ``/``, numbers by spaces
+        (or tabs, commas); one board per line (``#`` starts a comment, whose
+        slashes end no row).  Every row holds a number: a slash at either end
+        of a line, or two with nothing between, is refused, as are ``-0``,
+        signs, and digits beyond ASCII, each with its line and column, as the
+        file reader (``fmt="scramble"``) refuses them.
     check : bool
         Validate the boards (permutations of ``0 .. mn-1``).
 
@@ -43,16 +47,17 @@ def parse_scramble(text, *, check=True) -> np.ndarray:
     Traceback (most recent call last):
     ...
     fastpuzzle.errors.BoardFileError: scramble: line 1: a scramble line must hold 3 rows of 3 numbers separated by '/' (its rows hold 3, 2, 4)
+    >>> parse_scramble("1 2/3 0/")
+    Traceback (most recent call last):
+    ...
+    fastpuzzle.errors.BoardFileError: scramble: line 1, column 8: row 3 is empty (a '/' ends the line, starts it, or follows another)
     """
     if not isinstance(check, bool):
         raise TypeError(f"check must be True or False, got {check!r}")
     if not isinstance(text, str):
         raise TypeError(f"a scramble is text (str), got {type(text).__name__}")
-    try:
-        data = text.encode("ascii")
-    except UnicodeEncodeError as error:
-        raise ValueError(f"scramble: character {error.start} is {text[error.start]!r}; a scramble holds numbers, spaces and '/'") from None
-    boards, lines = scramble_layout(data, "scramble")
+    # the reader's own bytes: a character beyond ASCII is refused there, with its line and column
+    boards, lines = scramble_layout(text.encode("utf-8", "surrogatepass"), "scramble")
     boards = validate_boards(boards, "scramble", lines=lines, check=check) if check else boards
     return boards[0] if boards.shape[0] == 1 else boards
 

@@ -24,7 +24,7 @@ __all__ = ["parse_text", "read_text_boards", "iter_text_boards", "validate_board
            "scramble_layout", "looks_like_scramble"]
 
 
-_ERR_NONE, _ERR_CHAR, _ERR_BIG = 0, 1, 2
+_ERR_NONE, _ERR_CHAR, _ERR_BIG, _ERR_NEGATIVE_ZERO = 0, 1, 2, 3
 
 
 @jit
@@ -34,7 +34,8 @@ def _tokenize(buf, vals, line_counts):
     Writes the numbers to ``vals`` and, per line, how many numbers it holds
     to ``line_counts`` (-1 for a line holding only a comment).  Returns
     ``(n_vals, n_lines, err, err_line, err_col)``; ``err`` is 0 (fine),
-    1 (unexpected character) or 2 (number too large).
+    1 (unexpected character), 2 (number too large) or 3 (``-0``: a sign on zero
+    would read as the blank).
     """
     L = buf.shape[0]
     nv = 0
@@ -76,6 +77,8 @@ def _tokenize(buf, vals, line_counts):
                 d = buf[i]
                 if not (d == 32 or d == 10 or d == 9 or d == 13 or d == 44 or d == 35):
                     return nv, line, _ERR_CHAR, line, i - line_start
+            if neg and v == 0:
+                return nv, line, _ERR_NEGATIVE_ZERO, line, i - nd - 1 - line_start
             vals[nv] = -v if neg else v
             nv += 1
             cnt += 1
@@ -101,6 +104,13 @@ def _describe_byte(data, pos):
     if b is None:
         return "end of input"
     ch = chr(b)
+    if b >= 0x80:  # a character beyond ASCII (a digit of another script, say): named when UTF-8 spells one
+        for size in (2, 3, 4):
+            try:
+                ch = bytes(data[pos : pos + size]).decode("utf-8")
+            except UnicodeDecodeError:
+                continue
+            return f"{ch!r} (U+{ord(ch):04X})"
     return repr(ch) if 32 <= b < 127 else f"byte 0x{b:02x}"
 
 
@@ -132,6 +142,9 @@ def parse_text(data, name="<text>", line0=0):
         line_start = 0 if eline == 0 else int(np.flatnonzero(buf == 10)[eline - 1]) + 1
         if err == _ERR_BIG:
             raise BoardFileError(name, "number too large", line=line0 + eline + 1, column=ecol + 1)
+        if err == _ERR_NEGATIVE_ZERO:
+            raise BoardFileError(name, "'-0' is not a tile (a signed zero is not the blank)", line=line0 + eline + 1,
+                                 column=ecol + 1)  # fmt: skip
         what = _describe_byte(buf, line_start + ecol)
         raise BoardFileError(
             name, f"unexpected {what} (expected integers separated by spaces)", line=line0 + eline + 1, column=ecol + 1
@@ -257,19 +270,48 @@ def scramble_layout(data, name="<text>", shape=None, line0=0):
     """``(boards, lines)`` of scramble text: boards ``(B, m, n)`` (not yet
     validated as permutations) and the 1-based line of each.
 
+    A slash outside a comment ends a row; every row of a line holding one needs a number (a
+    slash at either end of a line, or two with nothing between, is refused with its line and
+    column).  Errors name the line and column of the text as written.
+
     Examples
     --------
-    >>> boards, lines = scramble_layout(b"1 2/3 0\\n\\n0 1/3 2\\n")
+    >>> boards, lines = scramble_layout(b"1 2/3 0\\n\\n0 1/3 2 # a/b\\n")
     >>> boards.tolist(), lines.tolist()
     ([[[1, 2], [3, 0]], [[0, 1], [3, 2]]], [1, 3])
+    >>> scramble_layout(b"1 2/3 0/\\n")
+    Traceback (most recent call last):
+    ...
+    fastpuzzle.errors.BoardFileError: <text>: line 1, column 8: row 3 is empty (a '/' ends the line, starts it, or follows another)
     """
     buf = np.array(np.frombuffer(data, np.uint8) if not isinstance(data, np.ndarray) else data, np.uint8)
-    ends = np.flatnonzero((buf == _SLASH) | (buf == _NEWLINE))
+    idx = np.arange(buf.shape[0])
+    newline = buf == _NEWLINE
+    last_newline = np.maximum.accumulate(np.where(newline, idx, -1)) if buf.size else idx
+    in_comment = np.maximum.accumulate(np.where(buf == ord("#"), idx, -1)) > last_newline if buf.size else newline
+    ends = np.flatnonzero(((buf == _SLASH) & ~in_comment) | newline)
     slash_end = buf[ends] == _SLASH
     buf[ends[slash_end]] = _NEWLINE  # a slash ends a row: the tokeniser then counts numbers per row
-    vals, counts = parse_text(buf, name, 0)
+    starts = np.concatenate([[0], ends + 1])  # byte where each segment (row) begins
+    try:
+        vals, counts = parse_text(buf, name, 0)
+    except BoardFileError as error:  # its line and column count rows: say where in the text as written
+        if error.line is None or error.column is None:
+            raise
+        raise _at(name, error.reason, buf, newline, int(starts[error.line - 1]) + error.column - 1, line0) from None
+    if buf.size and slash_end.size and slash_end[-1] and ends[-1] == buf.size - 1:
+        counts = np.append(counts, 0)  # the text ends with a slash: an empty last row
     # segment s ends at ends[s]; its physical line is the number of real line ends before it
     line_of = np.concatenate([[0], np.cumsum(~slash_end)])[: len(counts)]
+    has_slash = np.bincount(line_of[:-1][slash_end[: len(counts) - 1]], minlength=int(line_of[-1]) + 1) > 0 \
+        if len(counts) > 1 else np.zeros(1, bool)  # fmt: skip
+    empty = np.flatnonzero((counts <= 0) & has_slash[line_of])
+    if empty.size:
+        s = int(empty[0])
+        row = s - int(np.searchsorted(line_of, line_of[s]))
+        slash = int(ends[s - 1] if s and slash_end[s - 1] else ends[s])  # the '/' that opens (or ends) the empty row
+        raise _at(name, f"row {row + 1} is empty (a '/' ends the line, starts it, or follows another)", buf, newline,
+                  slash, line0)  # fmt: skip
     rows_per_line = np.bincount(line_of, minlength=int(line_of[-1]) + 1 if len(line_of) else 1)
     has_numbers = np.bincount(line_of, weights=(counts > 0), minlength=len(rows_per_line)) > 0
     board_lines = np.flatnonzero(has_numbers)
@@ -293,6 +335,13 @@ def scramble_layout(data, name="<text>", shape=None, line0=0):
     if m * n < 2:
         raise BoardFileError(name, f"a board needs at least 2 cells, got {m}x{n}", line=line0 + int(first) + 1)
     return vals.reshape(-1, m, n), board_lines.astype(np.int64) + 1 + line0
+
+
+def _at(name, reason, buf, newline, pos, line0):
+    """The error ``reason`` at byte ``pos`` of the scramble text, as its line and column."""
+    line = int(np.count_nonzero(newline[:pos]))
+    start = int(np.flatnonzero(newline[:pos])[-1]) + 1 if line else 0
+    return BoardFileError(name, reason, line=line0 + line + 1, column=pos - start + 1)
 
 
 def read_text_boards(data, name="<text>", shape=None, fmt="auto", check=True):

@@ -14,8 +14,8 @@ IDA* engine (:mod:`fastpuzzle.search.ida`):
    other :data:`ORDERS`;
 2. **windows** -- loops cut and windows of the incumbent re-solved optimally
    between their end boards, wider and wider (:mod:`fastpuzzle.search.windows`;
-   with pattern databases first the windows ending where the blank is home,
-   searched with the databases);
+   with pattern databases first the windows ending or starting where the blank
+   is home, searched with the databases);
 3. **bound** -- plain IDA* with a share of the rest, its stack sized to the
    incumbent's length: a shorter solution replaces it (then optimal); a
    threshold that reaches the incumbent's length proves it optimal; otherwise
@@ -130,18 +130,24 @@ def _weighted(cells, engine, weight, max_nodes, deadline, info):
 
 
 def _beams(cells, engine, goal, budget, best, fallback):
-    """The shortest of ``best`` and beam searches of doubling width (:mod:`fastpuzzle.search.beam`).
+    """``(shortest, nodes)``: the shortest of ``best`` and beam searches of doubling width
+    (:mod:`fastpuzzle.search.beam`), and the nodes of the searches that finished stalled beams
+    (charged to ``budget``).
 
-    The beam has no node count: with a node budget only, one beam of 1,000 boards runs.
+    The beam itself has no node count: with a node budget only, one beam of 1,000 boards runs.
     """
     from .beam import beam_search
 
     m, n = engine.m, engine.n
     end = budget.share(BEAM_SHARE)[1]
     info = np.zeros(4, np.int64)
+    spent = [0]
 
     def finish(board):  # where a beam stalls: a short weighted IDA* from its best board, else the fallback's moves
-        codes = _weighted(board, engine, 1.5, FINISH_NODES, end, info)
+        cap = FINISH_NODES if budget.nodes_left is None else max(1, min(FINISH_NODES, budget.nodes_left))
+        codes = _weighted(board, engine, 1.5, cap, end, info)
+        budget.charge(int(info[0]))
+        spent[0] += int(info[0])
         if codes is None and fallback is not None:
             codes = fallback(board)
         return codes
@@ -157,7 +163,7 @@ def _beams(cells, engine, goal, budget, best, fallback):
         # the next beam costs about twice this one: start it only if it can end in time, and within
         # BEAM_BYTES (a layer's parents take 5 bytes a board; solutions here run to about 4mn moves)
         if not end or codes is None or clock() + 2 * (clock() - start) > end or 2 * width * 20 * m * n > BEAM_BYTES:
-            return best
+            return best, spent[0]
         width *= 2
 
 
@@ -224,7 +230,8 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
         best, spent = _reordered(cells, engine, found[-2:], budget, best, 0.05, info)
         total += spent
     if m * n > 25 and not budget.spent():  # beyond 5x5: beams, wider while a third of the budget lasts
-        best = _beams(cells, engine, goal, budget, best, fallback)
+        best, spent = _beams(cells, engine, goal, budget, best, fallback)
+        total += spent
     if fallback is not None and (best is None or m * n > 25):  # beyond 5x5 the constructive answer may be shorter
         other = fallback()
         if best is None or len(other) < len(best):

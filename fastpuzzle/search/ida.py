@@ -234,10 +234,10 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                 if at1 >= 0:
                     aux1 = np.int64(data[as_unsigned(at1)])
                     h += aux1 - values[0, pattern_of[as_unsigned(tile)]]
-                aux2 = -1  # new value of the reflected tile's pattern, read only where it can matter:
+                aux2 = -1  # the reflected pattern's new value, read where it can matter (always in MTM: room counts slides):
                 at2 = child_at[as_unsigned(depth), as_unsigned(2 * k - 1)]
                 h_weighted = (h * weight) >> WEIGHT_SHIFT  # the child is not pruned yet, or its f may lower next_threshold
-                if reflect and (h_weighted <= room or depth + 1 + h_weighted < next_threshold):
+                if reflect and (h_weighted <= room or depth + 1 + h_weighted < next_threshold or mtm_tables is not None):
                     h_reflected = sums[1]
                     if at2 >= 0:
                         aux2 = np.int64(data[as_unsigned(at2)])

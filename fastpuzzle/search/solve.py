@@ -66,7 +66,8 @@ def check_options(*, heuristic="linear_conflict", method="auto", max_nodes=None,
         An option of the wrong type (``max_nodes`` 1.5, '10' or True, ...).
     OptionError
         An unknown heuristic or method, ``max_nodes < 1``, a ``time_limit``
-        that is not a positive number, a ``database`` without ``heuristic="pdb"``.
+        that is not a positive number, a ``database`` without ``heuristic="pdb"``
+        or with ``method="constructive"``.
 
     Examples
     --------
@@ -81,6 +82,8 @@ def check_options(*, heuristic="linear_conflict", method="auto", max_nodes=None,
     options.choice(method, "method", METHODS)
     if database is not None and heuristic != "pdb":
         raise OptionError("database", database, "needs heuristic='pdb'")
+    if database is not None and method == "constructive":
+        raise OptionError("database", database, "does not apply to method='constructive' (it reads no database)")
     return options.node_budget(max_nodes), options.seconds(time_limit)
 
 

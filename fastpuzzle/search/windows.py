@@ -102,6 +102,18 @@ def canonical_goal(m: int, n: int, blank: int) -> np.ndarray:
     return flat.reshape(m, n)
 
 
+def _strong_windows(home, width):
+    """``(i, j, backward)`` windows of at most ``width`` moves with the blank home at one end (``home[k]``:
+    after ``k`` moves): ending there (searched forwards), else starting there (searched backwards),
+    latest first."""
+    last = len(home) - 1
+    for k in range(last, 0, -1):
+        if home[k] and k >= 2:
+            yield max(0, k - width), k, False
+        if home[k - 1] and k - 1 < last - 1:
+            yield k - 1, min(last, k - 1 + width), True
+
+
 class WindowSolver:
     """Optimal searches between two boards of one shape, the tables of each blank cell built once.
 
@@ -180,12 +192,14 @@ class WindowSolver:
                 improved = False
                 codes = cut_loops(cells, m, n, codes)
                 boards = trajectory(cells, m, n, codes)
-                for j in range(len(codes), 1, -1):
-                    if boards[j, self.strong_blank] != 0:
-                        continue
-                    i = max(0, j - width)
+                for i, j, backward in _strong_windows(boards[:, self.strong_blank] == 0, width):
                     left = max_nodes - (self.nodes - start_nodes) if max_nodes > 0 else 0
-                    better = self.shorter_path(boards[i], boards[j], j - i, left, deadline)
+                    if backward:  # searched from its end back to its start, where the blank is home
+                        better = self.shorter_path(boards[j], boards[i], j - i, left, deadline)
+                        if better is not None:
+                            better = (3 - better[::-1]).astype(np.uint8)  # undo_code of each move, last first
+                    else:
+                        better = self.shorter_path(boards[i], boards[j], j - i, left, deadline)
                     if better is not None:
                         codes = np.concatenate([codes[:i], better, codes[j:]]).astype(np.uint8)
                         improved = True

@@ -29,7 +29,7 @@ def build_partition(
     Parameters
     ----------
     shape : (int, int)
-        Board shape ``(m, n)``, at most 31 cells.
+        Board shape ``(m, n)``, at most 63 cells.
     partition : sequence of sequences of int
         Disjoint tile sets.  Tiles left out simply do not count.
     goal : array_like, optional

@@ -361,7 +361,7 @@ def build_pattern(table, m, n, goal, tiles, progress=None, label="", parallel=No
     Raises
     ------
     ValueError
-        Board of more than 31 cells or under 2x2, tiles repeated or outside
+        Board of more than 63 cells or under 2x2, tiles repeated or outside
         ``1..m*n-1``, a goal of another shape, a table of the wrong size, an
         unknown method.
 

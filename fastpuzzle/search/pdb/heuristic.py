@@ -36,8 +36,8 @@ __all__ = [
     "pdb_kernel_tables", "pdb_new_state", "pdb_start", "rank_step", "pdb_children", "pdb_push", "pdb_pop",
 ]  # fmt: skip
 
-#: Largest board the kernels handle (cell sets are 64-bit masks).
-MAX_CELLS = 31
+#: Largest board the kernels handle (cell sets are 64-bit masks: one bit per cell, the sign bit unused).
+MAX_CELLS = 63
 #: Version of the cache layout written by :meth:`PatternDatabase.save`.
 FORMAT_VERSION = 2  # 2: exact blank regions (the 7-8 and 6-6-6-6 tables changed)
 

@@ -2,7 +2,7 @@
 
 The blank travels for free among the cells that hold no pattern tile, so a
 builder needs the connected regions of free cells (cell sets as bit masks,
-boards of at most 31 cells), an atomic OR for marks that threads share, and
+boards of at most 63 cells), an atomic OR for marks that threads share, and
 large zeroed arrays.
 """
 
