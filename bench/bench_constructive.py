@@ -208,11 +208,11 @@ def print_rows(rows, title):
     print(f"{title}: {os.cpu_count()} CPUs, {numba.get_num_threads()} Numba threads, numpy {np.__version__}")
     for r in rows:
         if r["unit"] == "s CPU":
-            print(f"  {r['name']:<48} {r['value']:>14.4f} {r['unit']:<9} ({r['note']})")
+            print(f"  {r['name']:<56} {r['value']:>14.4f} {r['unit']:<9} ({r['note']})")
         elif r["unit"] == "x":
-            print(f"  {r['name']:<48} {r['value']:>14.3f} {r['unit']}" + (f"  ({r['note']})" if "steered" in r["name"] else ""))
+            print(f"  {r['name']:<56} {r['value']:>14.3f} {r['unit']}" + (f"  ({r['note']})" if "steered" in r["name"] else ""))
         else:
-            print(f"  {r['name']:<48} {r['value']:>14,.0f} {r['unit']:<9} ({r['note']})")
+            print(f"  {r['name']:<56} {r['value']:>14,.0f} {r['unit']:<9} ({r['note']})")
     print(f"  (for comparison, {SOURCES})")
 
 
