@@ -31,7 +31,7 @@ def kernel_moves(board, goal, steer):
 
 
 @settings(max_examples=60, deadline=None)
-@given(m=st.integers(2, 9), n=st.integers(2, 9), seed=st.integers(0, 2**32 - 1), steer=st.sampled_from([0, 1]),
+@given(m=st.integers(2, 9), n=st.integers(2, 9), seed=st.integers(0, 2**32 - 1), steer=st.sampled_from([0, 1, 2]),
        custom=st.booleans())
 def test_both_route_modes_reach_any_goal(m, n, seed, steer, custom):
     """Property: on any shape and goal (blank anywhere), plain and steered
