@@ -165,7 +165,7 @@ def _near(goal, lo, hi, size, rng):
         _POOL[key] = (np.concatenate(layers), np.cumsum(sizes))
     pool, ends = _POOL[key]
     if pool.shape[0] == 0:
-        raise ValueError(f"no {m}x{n} board is at distance {lo if lo == hi else f'{lo}..{hi}'} from the goal")
+        raise OptionError("distance", lo if lo == hi else (lo, hi), f"names no {m}x{n} board")
     js = rng.integers(0, pool.shape[0], size=size, dtype=np.int64)
     boards = np.empty((size, m * n), goal.dtype)
     depths = np.empty(size, np.int64)
@@ -275,10 +275,8 @@ def _ranks_in_span(table, span, size, rng, m, n):
     lo, hi = span
     total = int(table.counts[lo : hi + 1].sum()) if lo <= table.radius else 0
     if total == 0:
-        raise ValueError(
-            f"no {m}x{n} board is at distance {lo if lo == hi else f'{lo}..{hi}'} from the goal: "
-            f"distances run from 0 to {table.radius}"
-        )
+        raise OptionError("distance", lo if lo == hi else (lo, hi),
+                          f"names no {m}x{n} board: distances run from 0 to {table.radius}")  # fmt: skip
     js = rng.integers(0, total, size=size, dtype=np.int64)
     return pick_ranks(table.depths, table.size, lo, min(hi, table.radius), js, table.range_index)
 

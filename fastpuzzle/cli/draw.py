@@ -48,6 +48,8 @@ def run(args) -> int:
     if args.columns is not None and args.columns < 1:
         raise CLIError(f"--columns must be at least 1, got {args.columns}")
     if args.moves is None:
+        if args.out.lower().endswith(".gif"):  # a still picture is SVG: never SVG bytes under a .gif name
+            raise CLIError(f"--out {args.out}: a GIF is an animation; give --moves, or an .svg name")
         picture = draw(boards, scheme=args.scheme, goal=goal, columns=args.columns, check=False)
     else:
         board = one_board(boards, name)

@@ -24,6 +24,7 @@ import numpy as np
 
 from .._jit import jit
 from ..errors import LayerLimitError
+from ..errors import OptionError
 from ..memory import check_allocation
 from ..moves import NO_PREVIOUS, successor_tables
 
@@ -178,7 +179,7 @@ def random_near_goal(goal, lo: int, hi: int, count: int, rng, *, hint: str = "",
     sizes = np.array([layers[d].shape[0] for d in range(lo, hi + 1)], np.int64)
     total = int(sizes.sum())
     if total == 0:
-        raise ValueError(f"no {m}x{n} board is at distance {lo if lo == hi else f'{lo}..{hi}'} from the goal")
+        raise OptionError("distance", lo if lo == hi else (lo, hi), f"names no {m}x{n} board")
     js = rng.integers(0, total, size=count, dtype=np.int64)
     ends = np.cumsum(sizes)
     which = np.searchsorted(ends, js, side="right")

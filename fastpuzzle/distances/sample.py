@@ -34,6 +34,7 @@ import numpy as np
 from ..boards import board_dtype
 from ..memory import check_allocation
 from .exact import DistanceBudgetError, distance
+from ..errors import OptionError, OptionTypeError
 from .index import pick_ranks
 from .near import MAX_NEAR_CELLS, random_near_goal
 from .ranking import StateSpace
@@ -69,17 +70,17 @@ SAMPLE_4X4 = {
 def check_distance(distance_arg, m, n):
     """``(lo, hi)`` of a ``distance`` argument: an int or a ``(lo, hi)`` pair."""
     if isinstance(distance_arg, (bool, np.bool_)):
-        raise TypeError(f"distance must be an int or a (lo, hi) pair of ints, got {distance_arg!r}")
+        raise OptionTypeError("distance", distance_arg, "must be an int or a (lo, hi) pair of ints")
     if isinstance(distance_arg, (int, np.integer)):
         lo = hi = int(distance_arg)
     elif isinstance(distance_arg, (tuple, list)) and len(distance_arg) == 2:
         if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in distance_arg):
-            raise TypeError(f"distance range must hold two ints, got {distance_arg!r}")
+            raise OptionTypeError("distance range", distance_arg, "must hold two ints")
         lo, hi = int(distance_arg[0]), int(distance_arg[1])
     else:
-        raise TypeError(f"distance must be an int or a (lo, hi) pair of ints, got {distance_arg!r}")
+        raise OptionTypeError("distance", distance_arg, "must be an int or a (lo, hi) pair of ints")
     if lo < 0 or hi < lo:
-        raise ValueError(f"distance range must satisfy 0 <= lo <= hi, got lo={lo}, hi={hi}")
+        raise OptionError("distance range", (lo, hi), "must satisfy 0 <= lo <= hi")
     if m * n > MAX_NEAR_CELLS:
         raise ValueError(
             f"distance= needs boards of at most {MAX_NEAR_CELLS} cells (a distance table up to "
@@ -112,10 +113,8 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET,
         table = distance_table(m, n, goal=goal, metric=metric)
         total = int(table.counts[lo : hi + 1].sum()) if lo <= table.radius else 0
         if total == 0:
-            raise ValueError(
-                f"no {m}x{n} board is at distance {lo if lo == hi else f'{lo}..{hi}'} from the goal: "
-                f"distances run from 0 to {table.radius}"
-            )
+            raise OptionError("distance", lo if lo == hi else (lo, hi),
+                              f"names no {m}x{n} board: distances run from 0 to {table.radius}")  # fmt: skip
         js = _stream(key).integers(0, total, size=count, dtype=np.int64)
         ranks = pick_ranks(table.depths, table.size, lo, min(hi, table.radius), js, table.range_index)
         return table.space.boards(ranks)

@@ -11,13 +11,41 @@ from ..errors import OptionError, OptionTypeError
 from .curriculum import Curriculum
 from .kernel import REWARD_CODES
 
-__all__ = ["EnvOptions", "REWARDS", "board_text"]
+__all__ = ["EnvOptions", "REWARDS", "board_text", "reward_values"]
 
 #: Reward names: ``step`` -1 a move; ``sparse`` 1 on reaching the goal, else 0;
 #: ``manhattan`` the decrease in Manhattan distance (+1 or -1 a move, 0 when the
 #: board stays); ``distance`` the decrease in exact optimal distance (boards of
 #: at most 12 cells, a fixed goal: read from the distance table).
 REWARDS = ("step", "sparse", "manhattan", "distance")
+
+
+def reward_values(values, count: int) -> np.ndarray:
+    """What a reward function returned, as ``count`` finite floats; a NaN or a wrong length is refused.
+
+    Examples
+    --------
+    >>> reward_values(-1, 2)
+    array([-1., -1.])
+    >>> try:
+    ...     reward_values([0.0, float("nan")], 2)
+    ... except OptionError as error:
+    ...     print(error)
+    reward function must return a finite number per board (board 1), got nan
+    """
+    try:
+        arr = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise OptionTypeError("reward", type(values).__name__, "function must return numbers") from None
+    if arr.ndim == 0:
+        arr = np.full(count, arr[()])
+    elif arr.size != count:
+        raise OptionError("reward", arr.shape, f"function must return one number per board ({count})")
+    arr = arr.reshape(count)
+    bad = np.flatnonzero(~np.isfinite(arr))  # None reads as NaN: a function that forgot to return
+    if bad.size:
+        raise OptionError("reward", float(arr[bad[0]]), f"function must return a finite number per board (board {int(bad[0])})")
+    return arr
 
 
 @dataclass

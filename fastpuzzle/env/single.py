@@ -14,7 +14,7 @@ from gymnasium.error import ResetNeeded
 
 from ..manhattan import cell_distances
 from ..steps import move_tables
-from .options import EnvOptions, board_text
+from .options import EnvOptions, board_text, reward_values
 
 __all__ = ["SlidingPuzzleEnv"]
 
@@ -139,8 +139,8 @@ class SlidingPuzzleEnv(gym.Env):
         truncated = not solved and opts.max_steps > 0 and self._steps >= opts.max_steps
         code = opts.reward_code
         if fn is not None:
-            reward = float(np.asarray(fn(previous[None], np.array([action]), self._board[None].copy(),
-                                         np.array([solved]))).reshape(-1)[0])
+            reward = float(reward_values(fn(previous[None], np.array([action]), self._board[None].copy(),
+                                            np.array([solved])), 1)[0])
         elif self._table is not None:
             new = int(self._table.lookup(self._board))
             reward, self._dist = float(self._dist - new), new

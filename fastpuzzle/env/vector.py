@@ -13,7 +13,7 @@ from ..errors import OptionError
 from .._jit import split_threads
 from ..memory import check_allocation
 from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, random_actions
-from .options import EnvOptions, board_text
+from .options import EnvOptions, board_text, reward_values
 
 __all__ = ["SlidingPuzzleVectorEnv"]
 
@@ -299,7 +299,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):
             rewards[:] = self._dist - new
             self._dist = new
         if fn is not None:
-            rewards[:] = np.asarray(fn(previous, actions, self._boards.copy(), term.copy()), np.float64)
+            rewards[:] = reward_values(fn(previous, actions, self._boards.copy(), term.copy()), rewards.shape[0])
         if skip is not None:
             rewards[skip] = 0.0
         info = self._info(mask, illegal)

@@ -78,14 +78,13 @@ def seed_key(seed) -> tuple[int, int]:
     elif isinstance(seed, np.random.SeedSequence):
         words = seed.generate_state(2, np.uint64)
     elif isinstance(seed, (bool, np.bool_)):
-        raise TypeError(f"seed must be None, an int, a SeedSequence or a Generator, got the bool {seed!r}")
+        raise options.OptionTypeError("seed", seed, "must be None, an int, a SeedSequence or a Generator, not a bool")
     elif seed is None or isinstance(seed, (int, np.integer)):
         seed = options.whole(seed, "seed", most=1 << 4096, none=True)
         words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
     else:
-        raise TypeError(
-            f"seed must be None, an int, a numpy.random.SeedSequence or a numpy.random.Generator, "
-            f"got {type(seed).__name__}"
+        raise options.OptionTypeError(
+            "seed", type(seed).__name__, "must be None, an int, a numpy.random.SeedSequence or a numpy.random.Generator"
         )
     return int(words[0]), int(words[1])
 

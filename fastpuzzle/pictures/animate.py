@@ -16,6 +16,7 @@ import numbers as _numbers
 import numpy as np
 
 from ..boards import as_boards, as_goal
+from ..errors import OptionError, OptionTypeError
 from ..moves import apply_codes
 from .colours import text_colour, tile_colours, tile_values
 from .svg import NUMBERS_MAX_SIDE, Picture, board_svg, check_scheme, svg_document
@@ -167,9 +168,9 @@ def animate(board, moves, *, goal=None, scheme=None, cell=None, seconds_per_move
     if len(codes) > MAX_ANIMATED_MOVES:
         raise ValueError(f"animate plays at most {MAX_ANIMATED_MOVES} moves, got {len(codes)}")
     if isinstance(seconds_per_move, bool) or not isinstance(seconds_per_move, _numbers.Real):
-        raise TypeError(f"seconds_per_move must be a number, got {seconds_per_move!r}")
+        raise OptionTypeError("seconds_per_move", seconds_per_move, "must be a number")
     if not 0.01 <= seconds_per_move <= 60:
-        raise ValueError(f"seconds_per_move must be between 0.01 and 60, got {seconds_per_move!r}")
+        raise OptionError("seconds_per_move", seconds_per_move, "must be between 0.01 and 60")
     scheme = check_scheme(scheme)
     target = as_goal(goal, m, n)
     if cell is None:
