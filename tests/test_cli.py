@@ -285,7 +285,7 @@ def test_generate_at_a_distance_matches_the_api_and_a_plain_bfs(tmp_path, capsys
     (["--distance", "x"], ["--distance", "whole number"]),
     (["--distance", "-1"], ["--distance"]),
     (["--distance", "1:2:3"], ["--distance", "LO:HI"]),
-    (["--distance", "40"], ["distance 40", "0 to 31"]),
+    (["--distance", "40"], ["distance", "got 40", "0 to 31"]),
     (["--distance", "3", "--scramble", "4"], ["--distance", "--scramble"]),
     (["--distance", "3", "--permutations"], ["--distance", "--permutations"]),
     (["--distance", "3", "--dask"], ["--distance", "--dask"]),
