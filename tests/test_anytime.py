@@ -206,10 +206,8 @@ def test_strong_windows_never_lengthen_and_reach_the_goal():
         assert (fp.apply_moves(board, fp.decode_moves(better)) == goal).all()
 
 
-@pytest.mark.parametrize("shape", [(6, 6), (5, 7)])
-def test_node_budget_holds_above_25_cells(shape, monkeypatch):
-    """Beams, their finishing searches and the windows all draw on one node budget, and every
-    weighted search's nodes are counted in the answer."""
+def _count_weighted_nodes(monkeypatch) -> list:
+    """The nodes of every weighted search of the anytime solver, appended as they end."""
     weighted = anytime._weighted
     seen = []
 
@@ -219,6 +217,14 @@ def test_node_budget_holds_above_25_cells(shape, monkeypatch):
         return codes
 
     monkeypatch.setattr(anytime, "_weighted", counting)
+    return seen
+
+
+@pytest.mark.parametrize("shape", [(6, 6), (5, 7)])
+def test_node_budget_holds_above_25_cells(shape, monkeypatch):
+    """Beams, their finishing searches and the windows all draw on one node budget, and every
+    weighted search's nodes are counted in the answer."""
+    seen = _count_weighted_nodes(monkeypatch)
     board = fp.random_solvable(*shape, seed=3)
     for max_nodes in (1, 2_000, 60_000):
         seen.clear()
@@ -231,18 +237,10 @@ def test_nodes_of_the_searches_finishing_a_beam_are_charged(monkeypatch):
     """A beam that stalls at once hands its start to ``finish``: those nodes count and are budgeted."""
     from fastpuzzle.search import beam
 
-    weighted = anytime._weighted
-    seen = []
-
-    def counting(cells, engine, weight, max_nodes, deadline, info):
-        codes = weighted(cells, engine, weight, max_nodes, deadline, info)
-        seen.append(int(info[0]))
-        return codes
-
+    seen = _count_weighted_nodes(monkeypatch)
     def stalled(cells, m, n, goal, width, deadline=0.0, finish=None, patience=None):
         return finish(cells.copy())
 
-    monkeypatch.setattr(anytime, "_weighted", counting)
     monkeypatch.setattr(beam, "beam_search", stalled)
     board = fp.random_solvable(6, 6, seed=3)
     for max_nodes in (50_000, 400_000):
