@@ -41,7 +41,7 @@ _HOMES = {
     "neighbours": "steps", "legal_moves": "steps", "step_boards": "steps", "random_legal_moves": "steps",
     "inverse_moves": "steps", "labelled_boards": "labels", "labelled_chunks": "labels",
     **{name: "errors" for name in (
-        "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
+        "FastPuzzleError", "BoardError", "UnreachableError", "ShapeError", "MoveError", "BoardFileError", "NoBoards", "OptionError",
         "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError", "CorruptCacheError",
     )},  # fmt: skip
 }
@@ -61,7 +61,7 @@ __all__ = [
     "distance_table", "distance",
     "neighbours", "legal_moves", "step_boards", "random_legal_moves", "inverse_moves",
     "labelled_boards", "labelled_chunks",
-    "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
+    "FastPuzzleError", "BoardError", "UnreachableError", "ShapeError", "MoveError", "BoardFileError", "NoBoards", "OptionError",
     "OptionTypeError", "AllocationError", "StaleDatabaseError", "LayerLimitError", "DistanceBudgetError", "CorruptCacheError",
 ]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .errors import BoardError
+from .errors import BoardError, OptionError, OptionTypeError, ShapeError
 
 __all__ = [
     "goal_board", "board_dtype", "as_boards", "as_goal", "check_shape", "cell_colour", "cell_colours",
@@ -54,15 +54,15 @@ def check_shape(m: int, n: int) -> tuple:
     >>> check_shape(1, 1)
     Traceback (most recent call last):
     ...
-    ValueError: a board needs at least 2 cells, got 1x1
+    fastpuzzle.errors.ShapeError: a board needs at least 2 cells, got 1x1
     """
     if isinstance(m, bool) or isinstance(n, bool) or not (isinstance(m, (int, np.integer)) and isinstance(n, (int, np.integer))):
-        raise TypeError(f"board sides must be integers, got m={m!r}, n={n!r}")
+        raise OptionTypeError("board sides m, n", (m, n), "must be integers")
     m, n = int(m), int(n)  # np.uint8(16) * np.uint8(16) would wrap to 0
     if m < 1 or n < 1:
-        raise ValueError(f"a board needs sides >= 1, got {m}x{n}")
+        raise ShapeError((m, n), f"a board needs sides >= 1, got {m}x{n}")
     if m * n < 2:
-        raise ValueError(f"a board needs at least 2 cells, got {m}x{n}")
+        raise ShapeError((m, n), f"a board needs at least 2 cells, got {m}x{n}")
     return m, n
 
 
@@ -90,10 +90,10 @@ def goal_board(m: int, n: int, *, dtype=None) -> np.ndarray:
     else:
         dtype = np.dtype(dtype)
         if dtype.kind not in "ui":
-            raise TypeError(f"a board dtype must be an integer dtype, got {dtype}")
+            raise OptionTypeError("dtype", dtype, "must be an integer dtype")
         if m * n - 1 > np.iinfo(dtype).max:
-            raise ValueError(f"dtype {dtype} holds values up to {np.iinfo(dtype).max}, a {m}x{n} board needs "
-                             f"{m * n - 1}; use {board_dtype(m * n)} or wider")  # fmt: skip
+            raise OptionError("dtype", dtype, f"holds values up to {np.iinfo(dtype).max}, a {m}x{n} board needs "
+                              f"{m * n - 1}; use {board_dtype(m * n)} or wider")  # fmt: skip
     check_allocation(m * n * (8 + dtype.itemsize), f"a {m}x{n} goal board")  # before the int64 range
     g = np.arange(1, m * n + 1, dtype=np.int64)
     g[-1] = 0
@@ -145,13 +145,10 @@ def _describe_non_permutation(board: np.ndarray) -> str:
 
 def _to_integer_array(arr: np.ndarray, label: str) -> np.ndarray:
     if arr.dtype == np.bool_ or arr.dtype.kind not in "iuf":
-        raise TypeError(
-            f"{label} must hold integers (0 = blank), got dtype {arr.dtype}; "
-            "convert with np.asarray(x, dtype=np.int64)"
-        )
+        raise OptionTypeError(label, arr.dtype, "must hold integers (0 = blank); convert with np.asarray(x, dtype=np.int64)")
     if arr.dtype.kind == "f":
         if arr.size and not (np.isfinite(arr).all() and (np.mod(arr, 1) == 0).all()):
-            raise TypeError(f"{label} has dtype {arr.dtype} with non-integer values; tiles must be whole numbers")
+            raise OptionTypeError(label, arr.dtype, "has non-integer values; tiles must be whole numbers")
     return arr
 
 
@@ -186,26 +183,28 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
     try:
         arr = np.asarray(boards)
     except (ValueError, TypeError) as error:
-        raise ValueError(f"{label} could not be read as an array of boards: {error}") from None
+        raise BoardError(label, None, f"could not be read as an array of boards: {error}") from None
     if arr.dtype == object:
         # only whole numbers: astype would truncate 1.5 and parse '1'
         if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in arr.flat):
-            raise TypeError(f"{label} must hold integers (0 = blank), got Python objects that are not integers")
+            raise OptionTypeError(label, arr.dtype, "must hold integers (0 = blank), not Python objects that are not integers")
         try:
             arr = arr.astype(np.int64)
         except (ValueError, TypeError, OverflowError):
-            raise TypeError(f"{label} must hold integers (0 = blank), got Python objects that are not integers") from None
+            raise OptionTypeError(label, arr.dtype, "must hold integers (0 = blank), not Python objects that are not integers") from None
+
     if arr.ndim not in (2, 3):
-        raise ValueError(
+        raise ShapeError(
+            arr.shape,
             f"{label} must be one board (m, n) or a batch (B, m, n), got an array with {arr.ndim} dimension(s) "
             f"and shape {arr.shape}"
         )
     single = arr.ndim == 2
     m, n = arr.shape[-2:]
     if m == 0 or n == 0:
-        raise ValueError(f"{label}: the boards have an empty side: board shape {m}x{n}")
+        raise ShapeError((m, n), f"{label}: the boards have an empty side: board shape {m}x{n}")
     if m * n < 2:
-        raise ValueError(f"{label}: the boards are {m}x{n} = 1 cell; a board needs at least 2 cells")
+        raise ShapeError((m, n), f"{label}: the boards are {m}x{n} = 1 cell; a board needs at least 2 cells")
     arr = _to_integer_array(arr, label)
     n_cells = m * n
     batch = arr.reshape(1, m, n) if single else arr
@@ -251,9 +250,9 @@ def as_goal(goal, m: int, n: int, *, check: bool = True) -> np.ndarray:
         return goal_board(m, n)
     g, single = as_boards(goal, check=check, label="goal")
     if not single:
-        raise ValueError(f"goal must be one board (m, n), got a batch of shape {g.shape}")
+        raise ShapeError(g.shape, f"goal must be one board (m, n), got a batch of shape {g.shape}", expected=(m, n))
     if g.shape[1:] != (m, n):
-        raise ValueError(f"goal has shape {g.shape[1]}x{g.shape[2]} but the boards are {m}x{n}")
+        raise ShapeError(g.shape[1:], f"goal has shape {g.shape[1]}x{g.shape[2]} but the boards are {m}x{n}", expected=(m, n))
     return g[0]
 
 
@@ -333,14 +332,16 @@ def relabel_table(goal, target=None) -> np.ndarray:
     m, n = goal.shape
     target = goal_board(m, n) if target is None else np.asarray(target)
     if target.shape != goal.shape:
-        raise ValueError(f"target has shape {target.shape} but the goal has {goal.shape}")
+        raise ShapeError(target.shape, f"target has shape {target.shape} but the goal has {goal.shape}", expected=goal.shape)
     blank_goal = int(np.flatnonzero(goal.ravel() == 0)[0])
     blank_target = int(np.flatnonzero(target.ravel() == 0)[0])
     if blank_goal != blank_target:
-        raise ValueError(
-            f"the goal's blank is at cell {divmod(blank_goal, n)} but the target's at {divmod(blank_target, n)}; "
-            "a renaming of tiles cannot move the blank"
-        )
+        raise BoardError(
+            "target", None,
+            f"has its blank at cell {divmod(blank_target, n)} but the goal's is at {divmod(blank_goal, n)}; "
+            "a renaming of tiles cannot move the blank",
+        )  # fmt: skip
+
     table = np.empty(m * n, np.int64)
     table[goal.ravel().astype(np.int64)] = target.ravel().astype(np.int64)
     return table

@@ -9,6 +9,8 @@ classes keeps working, and each carries its facts as attributes (``index``,
     FastPuzzleError
     ├── BoardError            (ValueError)  a board is not a valid board
     ├── UnreachableError      (ValueError)  a board cannot reach the goal
+    ├── ShapeError            (ValueError)  a board shape the operation does not take
+    ├── MoveError             (ValueError)  a move that is no move, or illegal where it is made
     ├── BoardFileError        (ValueError)  a file or standard input cannot be read
     │   └── NoBoards                        the input holds no board at all
     ├── OptionError           (ValueError)  an option has a bad value
@@ -36,7 +38,7 @@ True None is not a permutation of 0..3: tile 1 appears 2 times; tile 3 is missin
 from __future__ import annotations
 
 __all__ = [
-    "FastPuzzleError", "BoardError", "UnreachableError", "BoardFileError", "NoBoards", "OptionError",
+    "FastPuzzleError", "BoardError", "UnreachableError", "ShapeError", "MoveError", "BoardFileError", "NoBoards", "OptionError",
     "OptionTypeError", "AllocationError", "StaleDatabaseError", "CorruptCacheError", "LayerLimitError", "DistanceBudgetError",
 ]  # fmt: skip
 
@@ -114,6 +116,69 @@ class UnreachableError(FastPuzzleError, ValueError):
 
     def __reduce__(self):  # picklable across Dask workers
         return (type(self), (self.index,))
+
+
+class ShapeError(FastPuzzleError, ValueError):
+    """Boards of a shape the operation does not take (a ``ValueError``): more
+    cells than a table or a kernel covers, a batch where one board is taken,
+    boards unlike the goal, the table or the other batch they go with.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        The shape given (``(m, n)`` of a board, or a batch's whole shape).
+    expected : object
+        What the operation takes, where one value says it: a shape, or the
+        largest number of cells; ``None`` otherwise.
+    reason : str
+        What is wrong and what to do instead (the message).
+
+    Examples
+    --------
+    >>> e = ShapeError((6, 6), "IDA* handles boards of at most 25 cells, got 6x6", expected=25)
+    >>> e.shape, e.expected, str(e)
+    ((6, 6), 25, 'IDA* handles boards of at most 25 cells, got 6x6')
+    """
+
+    def __init__(self, shape, reason: str, expected=None):
+        self.shape = tuple(int(v) for v in shape)
+        self.reason, self.expected = reason, expected
+        super().__init__(reason)
+
+    def __reduce__(self):  # picklable across Dask workers
+        return (type(self), (self.shape, self.reason, self.expected))
+
+
+class MoveError(FastPuzzleError, ValueError):
+    """A move that is not a move (a letter other than U, D, L, R, a code outside
+    0..3) or that takes the blank off the board (a ``ValueError``).
+
+    Attributes
+    ----------
+    index : int or None
+        The move's position in its sequence (``None`` for one move per board).
+    move : object
+        The move as given (a letter, a code).
+    reason : str
+        What is wrong with it, without the index or the board.
+    board : int or None
+        Index of the board in its batch (``None`` for a single board).
+
+    Examples
+    --------
+    >>> e = MoveError(3, "X", "is not a move: moves are the letters U, D, L, R")
+    >>> str(e), e.index, e.move
+    ("move 3 ('X') is not a move: moves are the letters U, D, L, R", 3, 'X')
+    """
+
+    def __init__(self, index, move, reason: str, board=None):
+        self.index, self.move, self.reason, self.board = index, move, reason, board
+        where = "" if board is None else f"board {board}: "
+        number = "" if index is None else f" {index}"
+        super().__init__(f"{where}move{number} ({move!r}) {reason}")
+
+    def __reduce__(self):  # picklable across Dask workers
+        return (type(self), (self.index, self.move, self.reason, self.board))
 
 
 class BoardFileError(FastPuzzleError, ValueError):

@@ -79,12 +79,13 @@ def _unfold(text: str) -> str:
             bad = pos + len(text[pos:]) - len(text[pos:].lstrip())
             if bad >= len(text):
                 break
-            raise ValueError(f"move string: character {bad} is {text[bad]!r}; moves are U, D, L, R, each "
-                             "optionally followed by a repeat count (R3)")  # fmt: skip
+            raise OptionError("move string", text[bad], f"character {bad} is not a move: moves are U, D, L, R, each "
+                              "optionally followed by a repeat count (R3)")  # fmt: skip
         letter, count = match.group(1), match.group(2)
         times = int(count) if count else 1
         if times == 0:
-            raise ValueError(f"move string: character {match.start(2)}: a repeat count of 0 ({letter}0)")
+            raise OptionError("move string", f"{letter}0", f"character {match.start(2)} is a repeat count of 0")
+
         total += times
         check_allocation(total, f"a move string of {total:,} moves")
         out.append(letter * times)

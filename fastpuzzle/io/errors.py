@@ -7,7 +7,7 @@ arguments without loading the compiled kernels.
 
 from __future__ import annotations
 
-from ..errors import AllocationError, BoardFileError
+from ..errors import AllocationError, BoardFileError, OptionError, OptionTypeError, ShapeError
 from ..memory import check_allocation
 
 __all__ = ["parse_shape", "check_file_allocation"]
@@ -26,17 +26,18 @@ def parse_shape(text) -> tuple[int, int]:
     """
     if isinstance(text, (tuple, list)):
         if len(text) != 2 or any(isinstance(v, bool) or not hasattr(v, "__index__") for v in text):
-            raise TypeError(f"shape must be two integers (m, n), got {text!r}")
+            raise OptionTypeError("shape", text, "must be two integers (m, n)")
         m, n = (int(v) for v in text)
     else:
         parts = str(text).strip().lower().replace("*", "x").split("x")
         if len(parts) == 1:
             parts = parts * 2
         if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) <= 9 for p in parts):
-            raise ValueError(f"shape must look like MxN with whole numbers (for example 4x4), got {text!r}")
+            raise OptionError("shape", text, "must look like MxN with whole numbers (for example 4x4)")
         m, n = (int(p) for p in parts)
     if m < 1 or n < 1 or m * n < 2:
-        raise ValueError(f"shape {m}x{n} is not a board: sides must be >= 1 with at least 2 cells")
+        raise ShapeError((m, n), f"shape {m}x{n} is not a board: sides must be >= 1 with at least 2 cells")
+
     return m, n
 
 

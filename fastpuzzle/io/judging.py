@@ -28,6 +28,7 @@ import numpy as np
 from .._jit import jit
 from ..boards import cell_colour
 from ..solvability.inversion_kernels import TREE_MAX_LEVELS, fill_tree_levels, parity64
+from ..errors import OptionTypeError
 from .errors import BoardFileError
 from .source import strip_bom
 
@@ -255,10 +256,11 @@ def judge_verdicts(data, *, name="<stdin>") -> np.ndarray:
     [1]
     """
     if not isinstance(data, (bytes, bytearray, memoryview, np.ndarray)):
-        raise TypeError(f"judge reads bytes (or a uint8 array), got {type(data).__name__}")
+        raise OptionTypeError("data", type(data).__name__, "must be bytes (or a uint8 array) for the judge")
     buf = np.frombuffer(data, np.uint8) if not isinstance(data, np.ndarray) else data
     if buf.dtype != np.uint8 or buf.ndim != 1:
-        raise TypeError(f"judge reads bytes or a one-dimensional uint8 array, got {buf.dtype} of {buf.ndim} dimension(s)")
+        raise OptionTypeError("data", f"{buf.dtype} of {buf.ndim} dimension(s)", "must be bytes or a one-dimensional uint8 array for the judge")
+
     buf = strip_bom(buf)
     out = np.empty(buf.shape[0] // 5 + 1, np.uint8)  # a case takes at least 5 bytes ("1 0 0")
     err = np.zeros(5, np.int64)

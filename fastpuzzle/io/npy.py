@@ -60,7 +60,8 @@ def read_npy_header(f, name, size=None) -> NpyHeader:
         version = (f.read(1) or b"\0")[0], (f.read(1) or b"\0")[0]
         reader = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
         if version not in reader:
-            raise ValueError(f"unknown format version {version[0]}.{version[1]}")
+            raise BoardFileError(name, f"is not a valid .npy file: unknown format version {version[0]}.{version[1]}")
+
         shape, fortran, dtype = reader[version](f)
         try:
             offset = f.tell()

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import options
 from .._jit import CHUNK_CELLS
+from ..errors import OptionTypeError
 from .errors import BoardFileError, parse_shape
 from .npy import NPY_MAGIC, ZIP_MAGIC, iter_npy_chunks, load_npy, read_npy_header, regular_file_size
 from .source import open_input, read_input, strip_bom
@@ -208,5 +209,6 @@ def _peek(f, name, k=6):
     except OSError as error:
         raise BoardFileError(name, f"cannot read: {(error.strerror or str(error)).lower()}") from None
     if isinstance(data, str):
-        raise TypeError(f"{name}: a board stream must be opened in binary mode ('rb')")
+        raise OptionTypeError("source", name, "must be a stream opened in binary mode ('rb')")
+
     return data

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import options
 from ..boards import as_boards
+from ..errors import OptionTypeError
 from .text import scramble_layout, validate_boards
 
 __all__ = ["parse_scramble", "format_scramble"]
@@ -52,10 +54,11 @@ def parse_scramble(text, *, check=True) -> np.ndarray:
     ...
     fastpuzzle.errors.BoardFileError: scramble: line 1, column 8: row 3 is empty (a '/' ends the line, starts it, or follows another)
     """
-    if not isinstance(check, bool):
-        raise TypeError(f"check must be True or False, got {check!r}")
+    check = options.flag(check, "check")
+
     if not isinstance(text, str):
-        raise TypeError(f"a scramble is text (str), got {type(text).__name__}")
+        raise OptionTypeError("text", type(text).__name__, "must be a scramble as text (str)")
+
     # the reader's own bytes: a character beyond ASCII is refused there, with its line and column
     boards, lines = scramble_layout(text.encode("utf-8", "surrogatepass"), "scramble")
     boards = validate_boards(boards, "scramble", lines=lines, check=check) if check else boards

@@ -17,6 +17,7 @@ import sys
 
 import numpy as np
 
+from ..errors import OptionTypeError
 from .errors import BoardFileError
 
 __all__ = ["input_name", "open_input", "read_input", "strip_bom", "BOM"]
@@ -56,7 +57,8 @@ def open_input(source, name=None):
     name = input_name(source, name)
     if not isinstance(source, (str, os.PathLike)):
         if not hasattr(source, "read"):
-            raise TypeError(f"a board source is a path, '-' or a binary file object, got {type(source).__name__}")
+            raise OptionTypeError("source", type(source).__name__, "must be a path, '-' or a binary file object")
+
         return source, name, False
     path = os.fspath(source)
     if path == "":

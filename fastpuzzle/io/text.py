@@ -16,7 +16,7 @@ import numpy as np
 
 from .._jit import jit
 from ..boards import BoardError, as_boards
-from ..errors import NoBoards
+from ..errors import NoBoards, OptionError
 from .errors import BoardFileError, check_file_allocation, parse_shape
 from .source import strip_bom
 
@@ -145,6 +145,10 @@ def parse_text(data, name="<text>", line0=0):
         if err == _ERR_NEGATIVE_ZERO:
             raise BoardFileError(name, "'-0' is not a tile (a signed zero is not the blank)", line=line0 + eline + 1,
                                  column=ecol + 1)  # fmt: skip
+        signed = _signed_token(buf, line_start + ecol)
+        if signed is not None:  # '+1': a tile carries no sign, and the token is what to fix
+            raise BoardFileError(name, f"{signed!r} is not a tile (a tile is written without a sign)",
+                                 line=line0 + eline + 1, column=ecol + 1)  # fmt: skip
         what = _describe_byte(buf, line_start + ecol)
         raise BoardFileError(
             name, f"unexpected {what} (expected integers separated by spaces)", line=line0 + eline + 1, column=ecol + 1
@@ -152,7 +156,18 @@ def parse_text(data, name="<text>", line0=0):
     return vals[:nv], counts[:nl]
 
 
+def _signed_token(buf, pos):
+    """The text of ``+digits`` at ``pos`` (at most 24 characters), or ``None``."""
+    if buf[pos] != ord("+") or pos + 1 >= buf.shape[0] or not 48 <= buf[pos + 1] <= 57:
+        return None
+    end = pos + 1
+    while end < buf.shape[0] and end - pos < 24 and 48 <= buf[end] <= 57:
+        end += 1
+    return bytes(buf[pos:end]).decode("ascii")
+
+
 def validate_boards(batch, name, start=0, lines=None, check=True):
+
     """``as_boards`` with errors that name the file, the board's index in it and its line."""
     try:
         out, _ = as_boards(batch, check=check, label=name)
@@ -362,7 +377,7 @@ def _text_block(data, name, shape, fmt, check, line0=0, board0=0):
     """Boards of one block of text; also returns the layout and shape found,
     so later blocks of the same file are read the same way."""
     if fmt not in ("auto", "lines", "grids", "scramble"):
-        raise ValueError(f"text format must be 'auto', 'lines', 'grids' or 'scramble', got {fmt!r}")
+        raise OptionError("fmt", fmt, "must be 'auto', 'lines', 'grids' or 'scramble' (the text format)")
     if shape is not None:
         shape = parse_shape(shape)
     if fmt == "scramble" or (fmt == "auto" and looks_like_scramble(data)):
@@ -394,7 +409,8 @@ def iter_text_boards(f, head, name, shape, fmt, check, block_bytes=TEXT_BLOCK_BY
     """``(start, boards)`` from a text stream whose first bytes ``head`` were
     already read, block by block."""
     if block_bytes is None or isinstance(block_bytes, bool) or not isinstance(block_bytes, int) or block_bytes < 1:
-        raise ValueError(f"text_block_bytes must be a whole number >= 1, got {block_bytes!r}")
+        raise OptionError("text_block_bytes", block_bytes, "must be a whole number >= 1")
+
     pending = bytearray(strip_bom(head))
     step = min(block_bytes, 1 << 20)  # a read of n bytes allocates n first, however short the file
     eof = False

@@ -16,6 +16,7 @@ import numpy as np
 from .._jit import jit
 from ..atomic import AtomicOutput, OutputInterrupted, write_text
 from ..boards import as_boards
+from ..errors import OptionError, OptionTypeError, ShapeError
 from .npy import is_npy_name
 
 __all__ = [
@@ -73,7 +74,7 @@ def format_boards(boards, *, fmt="lines") -> bytes:
     b'1 2\\n3 0\\n'
     """
     if fmt not in ("lines", "grids", "scramble"):
-        raise ValueError(f"text format must be 'lines', 'grids' or 'scramble', got {fmt!r}")
+        raise OptionError("fmt", fmt, "must be 'lines', 'grids' or 'scramble' (the text format)")
     if fmt == "scramble":
         from .scramble import format_scramble
 
@@ -135,11 +136,11 @@ class NpyWriter(_Writer):
     def __init__(self, path, shape, dtype):
         shape = tuple(shape)
         if len(shape) not in (1, 3) or any(isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0 for s in shape):
-            raise ValueError(f"an .npy output holds (count,) or (count, m, n) with whole sides >= 0, got {shape}")
+            raise OptionError("shape", shape, "must be (count,) or (count, m, n) with whole sides >= 0 (an .npy output)")
         self.shape = tuple(int(s) for s in shape)
         self.dtype = np.dtype(dtype)
         if self.dtype.hasobject:
-            raise TypeError("an .npy output cannot hold Python objects")
+            raise OptionTypeError("dtype", self.dtype, "must not hold Python objects (an .npy output)")
         super().__init__(path)
         self.written = 0
 
@@ -153,20 +154,24 @@ class NpyWriter(_Writer):
         if len(self.shape) == 3:
             batch, _ = as_boards(chunk, label="boards")
             if batch.shape[1:] != self.shape[1:]:
-                raise ValueError(f"{self.path}: boards of {batch.shape[1]}x{batch.shape[2]}, the file holds "
-                                 f"{self.shape[1]}x{self.shape[2]}")
+                raise ShapeError(batch.shape[1:], f"{self.path}: boards of {batch.shape[1]}x{batch.shape[2]}, the file "
+                                 f"holds {self.shape[1]}x{self.shape[2]}", expected=self.shape[1:])  # fmt: skip
         else:
             batch = np.asarray(chunk)
             if batch.ndim != 1 or not np.can_cast(batch.dtype, self.dtype, "same_kind"):
-                raise TypeError(f"{self.path}: expected a one-dimensional {self.dtype} chunk, got {batch.dtype} {batch.shape}")
+                raise OptionTypeError("chunk", f"{batch.dtype} {batch.shape}", f"must be one-dimensional {self.dtype} ({self.path})")
         if self.written + batch.shape[0] > self.shape[0]:
-            raise ValueError(f"{self.path}: more rows than the {self.shape[0]} the header promises")
+            raise ShapeError(
+                (self.written + batch.shape[0],), f"{self.path}: more rows than the {self.shape[0]} the header promises",
+                expected=self.shape[0],
+            )  # fmt: skip
         self.f.write(memoryview(np.ascontiguousarray(batch, self.dtype)).cast("B"))
         self.written += batch.shape[0]
 
     def _finish(self):
         if self.written != self.shape[0]:
-            raise ValueError(f"{self.path}: wrote {self.written} rows, the header promises {self.shape[0]}")
+            raise ShapeError((self.written,), f"{self.path}: wrote {self.written} rows, the header promises {self.shape[0]}",
+                             expected=self.shape[0])  # fmt: skip
 
 
 class TextWriter(_Writer):
@@ -174,7 +179,7 @@ class TextWriter(_Writer):
 
     def __init__(self, path, fmt="lines"):
         if fmt not in ("lines", "grids", "scramble"):
-            raise ValueError(f"text format must be 'lines', 'grids' or 'scramble', got {fmt!r}")
+            raise OptionError("fmt", fmt, "must be 'lines', 'grids' or 'scramble' (the text format)")
         super().__init__(path)
         self.fmt = fmt
         self.any = False
@@ -197,7 +202,8 @@ def writer_for(path, total_shape, dtype, fmt=None):
     if fmt == "npy":
         return NpyWriter(path, total_shape, dtype)
     if fmt not in ("lines", "grids", "scramble"):
-        raise ValueError(f"output format must be 'npy', 'lines', 'grids' or 'scramble', got {fmt!r}")
+        raise OptionError("fmt", fmt, "must be 'npy', 'lines', 'grids' or 'scramble' (the output format)")
+
     return TextWriter(path, fmt)
 
 
