@@ -192,7 +192,6 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
             arr = arr.astype(np.int64)
         except (ValueError, TypeError, OverflowError):
             raise OptionTypeError(label, arr.dtype, "must hold integers (0 = blank), not Python objects that are not integers") from None
-
     if arr.ndim not in (2, 3):
         raise ShapeError(
             arr.shape,
@@ -341,7 +340,6 @@ def relabel_table(goal, target=None) -> np.ndarray:
             f"has its blank at cell {divmod(blank_target, n)} but the goal's is at {divmod(blank_goal, n)}; "
             "a renaming of tiles cannot move the blank",
         )  # fmt: skip
-
     table = np.empty(m * n, np.int64)
     table[goal.ravel().astype(np.int64)] = target.ravel().astype(np.int64)
     return table

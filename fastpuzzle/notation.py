@@ -85,7 +85,6 @@ def _unfold(text: str) -> str:
         times = int(count) if count else 1
         if times == 0:
             raise OptionError("move string", f"{letter}0", f"character {match.start(2)} is a repeat count of 0")
-
         total += times
         check_allocation(total, f"a move string of {total:,} moves")
         out.append(letter * times)

@@ -182,7 +182,6 @@ HOSTILE_SCRAMBLES = [
     ("+1 0/2 3", ("'+1' is not a tile", 1, 1)),  # a plus sign on a tile, not only on zero
     ("1 2 3 / 4 5 0 / ", ("row 3 is empty", 1, 15)),  # spaces around the slashes change nothing: the same refusal
     ("1 2 3 / 4 5 0", [[[1, 2, 3], [4, 5, 0]]]),
-
     ("1 2/3 0\n4 5/6 x", ("unexpected 'x'", 2, 7)),
     ("1 2/3 99999999999999999999", ("number too large", 1, 25)),
     ("1 2/3 4294967296", ("holds 4294967296, outside 0..3", 1, None)),

@@ -37,7 +37,6 @@ def parse_shape(text) -> tuple[int, int]:
         m, n = (int(p) for p in parts)
     if m < 1 or n < 1 or m * n < 2:
         raise ShapeError((m, n), f"shape {m}x{n} is not a board: sides must be >= 1 with at least 2 cells")
-
     return m, n
 
 

@@ -260,7 +260,6 @@ def judge_verdicts(data, *, name="<stdin>") -> np.ndarray:
     buf = np.frombuffer(data, np.uint8) if not isinstance(data, np.ndarray) else data
     if buf.dtype != np.uint8 or buf.ndim != 1:
         raise OptionTypeError("data", f"{buf.dtype} of {buf.ndim} dimension(s)", "must be bytes or a one-dimensional uint8 array for the judge")
-
     buf = strip_bom(buf)
     out = np.empty(buf.shape[0] // 5 + 1, np.uint8)  # a case takes at least 5 bytes ("1 0 0")
     err = np.zeros(5, np.int64)

@@ -61,7 +61,6 @@ def read_npy_header(f, name, size=None) -> NpyHeader:
         reader = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
         if version not in reader:
             raise BoardFileError(name, f"is not a valid .npy file: unknown format version {version[0]}.{version[1]}")
-
         shape, fortran, dtype = reader[version](f)
         try:
             offset = f.tell()

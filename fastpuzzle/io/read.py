@@ -210,5 +210,4 @@ def _peek(f, name, k=6):
         raise BoardFileError(name, f"cannot read: {(error.strerror or str(error)).lower()}") from None
     if isinstance(data, str):
         raise OptionTypeError("source", name, "must be a stream opened in binary mode ('rb')")
-
     return data

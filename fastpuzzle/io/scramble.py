@@ -55,10 +55,8 @@ def parse_scramble(text, *, check=True) -> np.ndarray:
     fastpuzzle.errors.BoardFileError: scramble: line 1, column 8: row 3 is empty (a '/' ends the line, starts it, or follows another)
     """
     check = options.flag(check, "check")
-
     if not isinstance(text, str):
         raise OptionTypeError("text", type(text).__name__, "must be a scramble as text (str)")
-
     # the reader's own bytes: a character beyond ASCII is refused there, with its line and column
     boards, lines = scramble_layout(text.encode("utf-8", "surrogatepass"), "scramble")
     boards = validate_boards(boards, "scramble", lines=lines, check=check) if check else boards

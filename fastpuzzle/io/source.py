@@ -58,7 +58,6 @@ def open_input(source, name=None):
     if not isinstance(source, (str, os.PathLike)):
         if not hasattr(source, "read"):
             raise OptionTypeError("source", type(source).__name__, "must be a path, '-' or a binary file object")
-
         return source, name, False
     path = os.fspath(source)
     if path == "":

@@ -167,7 +167,6 @@ def _signed_token(buf, pos):
 
 
 def validate_boards(batch, name, start=0, lines=None, check=True):
-
     """``as_boards`` with errors that name the file, the board's index in it and its line."""
     try:
         out, _ = as_boards(batch, check=check, label=name)
@@ -410,7 +409,6 @@ def iter_text_boards(f, head, name, shape, fmt, check, block_bytes=TEXT_BLOCK_BY
     already read, block by block."""
     if block_bytes is None or isinstance(block_bytes, bool) or not isinstance(block_bytes, int) or block_bytes < 1:
         raise OptionError("text_block_bytes", block_bytes, "must be a whole number >= 1")
-
     pending = bytearray(strip_bom(head))
     step = min(block_bytes, 1 << 20)  # a read of n bytes allocates n first, however short the file
     eof = False

@@ -203,7 +203,6 @@ def writer_for(path, total_shape, dtype, fmt=None):
         return NpyWriter(path, total_shape, dtype)
     if fmt not in ("lines", "grids", "scramble"):
         raise OptionError("fmt", fmt, "must be 'npy', 'lines', 'grids' or 'scramble' (the output format)")
-
     return TextWriter(path, fmt)
 
 

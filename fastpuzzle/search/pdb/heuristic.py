@@ -27,6 +27,7 @@ from ..._jit import jit, pjit, use_threads
 from ...atomic import save_array, write_text
 from ...cachefile import describe_array
 from ...boards import as_boards, relabel_table
+from ...errors import OptionError, OptionTypeError, ShapeError
 from ...moves import board_symmetries
 from .ranking import placement_weights, prefetch, rank_placement
 
@@ -47,26 +48,26 @@ def check_partition(partition, m, n):
     seen = set()
     out = []
     if isinstance(partition, (str, bytes)) or not hasattr(partition, "__iter__"):
-        raise TypeError(f"a partition must be a sequence of tile sequences, got {partition!r}")
+        raise OptionTypeError("partition", partition, "must be a sequence of tile sequences")
     for p in partition:
         if isinstance(p, (str, bytes)) or not hasattr(p, "__iter__"):
-            raise TypeError(f"each pattern must be a sequence of tiles, got {p!r}")
+            raise OptionTypeError("partition", p, "must hold patterns that are each a sequence of tiles")
         p = list(p)
         for t in p:  # 1.0 and True are not tiles
             if isinstance(t, (bool, np.bool_)) or not isinstance(t, (int, np.integer)):
-                raise TypeError(f"pattern tiles must be integers, got {t!r} ({type(t).__name__}) in {p!r}")
+                raise OptionTypeError("partition", t, f"must hold integer tiles ({type(t).__name__} in pattern {p!r})")
         tiles = tuple(int(t) for t in p)
         if not tiles:
-            raise ValueError("a pattern must hold at least one tile")
+            raise OptionError("partition", p, "must hold patterns of at least one tile each")
         for t in tiles:
             if not 1 <= t <= n_cells - 1:
-                raise ValueError(f"pattern tile {t} is outside 1..{n_cells - 1} for a {m}x{n} board")
+                raise OptionError("partition", t, f"pattern tile {t} is outside 1..{n_cells - 1} for a {m}x{n} board")
             if t in seen:
-                raise ValueError(f"tile {t} is in two patterns; additive patterns must be disjoint")
+                raise OptionError("partition", t, f"must be disjoint (additive patterns): tile {t} is in two patterns")
             seen.add(t)
         out.append(tiles)
     if not out:
-        raise ValueError("a partition needs at least one pattern of tiles")
+        raise OptionError("partition", partition, "needs at least one pattern of tiles")
     return tuple(out)
 
 
@@ -161,7 +162,8 @@ class PatternDatabase:
         """
         batch, single = as_boards(boards, label="boards")
         if batch.shape[1:] != tuple(self.shape):
-            raise ValueError(
+            raise ShapeError(
+                batch.shape[1:],
                 f"boards are {batch.shape[1]}x{batch.shape[2]} but database {self.name!r} is for "
                 f"{self.shape[0]}x{self.shape[1]} boards"
             )
