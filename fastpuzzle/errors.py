@@ -160,22 +160,22 @@ class MoveError(FastPuzzleError, ValueError):
     move : object
         The move as given (a letter, a code).
     reason : str
-        What is wrong with it, without the index or the board.
+        What is wrong with it (naming the move as given), without the index or the board.
     board : int or None
         Index of the board in its batch (``None`` for a single board).
 
     Examples
     --------
-    >>> e = MoveError(3, "X", "is not a move: moves are the letters U, D, L, R")
+    >>> e = MoveError(3, "X", "is 'X'; moves are the letters U, D, L, R")
     >>> str(e), e.index, e.move
-    ("move 3 ('X') is not a move: moves are the letters U, D, L, R", 3, 'X')
+    ("move 3 is 'X'; moves are the letters U, D, L, R", 3, 'X')
     """
 
     def __init__(self, index, move, reason: str, board=None):
         self.index, self.move, self.reason, self.board = index, move, reason, board
         where = "" if board is None else f"board {board}: "
         number = "" if index is None else f" {index}"
-        super().__init__(f"{where}move{number} ({move!r}) {reason}")
+        super().__init__(f"{where}move{number} {reason}")
 
     def __reduce__(self):  # picklable across Dask workers
         return (type(self), (self.index, self.move, self.reason, self.board))

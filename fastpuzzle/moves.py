@@ -18,7 +18,9 @@ import pathlib
 import numpy as np
 
 from ._jit import jit
+from . import options
 from .boards import as_boards
+from .errors import MoveError, OptionError, OptionTypeError, ShapeError
 from .memory import check_allocation
 
 __all__ = [
@@ -59,7 +61,7 @@ def move_codes(moves) -> np.ndarray:
         bad = np.flatnonzero(codes == 255)
         if bad.size:
             i = int(bad[0])
-            raise ValueError(f"move {i} is {moves[i]!r}; moves are the letters U, D, L, R (the blank's direction)")
+            raise MoveError(i, moves[i], f"is {moves[i]!r}; moves are the letters U, D, L, R (the blank's direction)")
         return codes
     return check_codes(moves).astype(np.uint8)
 
@@ -73,23 +75,23 @@ def check_codes(codes) -> np.ndarray:
     [0, 3]
     """
     if isinstance(codes, (str, bytes)):
-        raise TypeError(f"move codes must be an array of integers 0..3, got a {type(codes).__name__}")
+        raise OptionTypeError("move codes", type(codes).__name__, "must be an array of integers 0..3, not text")
     if isinstance(codes, np.ndarray) and codes.dtype == np.uint8 and codes.ndim == 1:
         if codes.size and int(codes.max()) > 3:  # one pass, no copy: solvers hand over millions of moves
             i = int(np.argmax(codes > 3))
-            raise ValueError(f"move {i} has code {int(codes[i])}; move codes are 0..3 (U, L, R, D)")
+            raise MoveError(i, int(codes[i]), f"has code {int(codes[i])}; move codes are 0..3 (U, L, R, D)")
         return codes
     arr = np.asarray(codes)
     if arr.ndim != 1:
-        raise TypeError(f"move codes must be a 1-d sequence, got an array of shape {arr.shape}")
+        raise OptionTypeError("move codes", arr.shape, "must be a 1-d sequence, not an array of shape")
     if arr.size == 0:
         return np.zeros(0, np.uint8)
     if arr.dtype.kind not in "iu":
-        raise TypeError(f"move codes must be integers 0..3 (U, L, R, D), got an array of {arr.dtype}")
+        raise OptionTypeError("move codes", arr.dtype, "must be integers 0..3 (U, L, R, D)")
     bad = np.flatnonzero((arr < 0) | (arr > 3))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(f"move {i} has code {int(arr[i])}; move codes are 0..3 (U, L, R, D)")
+        raise MoveError(i, int(arr[i]), f"has code {int(arr[i])}; move codes are 0..3 (U, L, R, D)")
     return arr
 
 
@@ -160,7 +162,7 @@ def slide_codes(m: int, n: int, blank_from: int, blank_to: int) -> np.ndarray:
     ('LLL', 'DD')
     """
     if m != 1 and n != 1:
-        raise ValueError(f"slide_codes needs a board of one row or one column, got {m}x{n}")
+        raise ShapeError((m, n), f"slide_codes needs a board of one row or one column, got {m}x{n}")
     minus, plus = (LEFT_CODE, RIGHT_CODE) if m == 1 else (UP_CODE, DOWN_CODE)
     code = plus if blank_to >= blank_from else minus
     return np.full(abs(int(blank_to) - int(blank_from)), code, np.uint8)
@@ -221,14 +223,14 @@ def apply_moves(board, moves, *, check: bool = True) -> np.ndarray:
     """
     batch, single = as_boards(board, check=check, label="board")
     if not single:
-        raise ValueError(f"apply_moves takes one board (m, n), got a batch of shape {batch.shape}")
+        raise ShapeError(batch.shape, f"apply_moves takes one board (m, n), got a batch of shape {batch.shape}")
     codes = move_codes(moves)
     m, n = batch.shape[1:]
     cells = batch[0].ravel().copy()
     bad = apply_codes(cells, m, n, codes)
     if bad >= 0:
         letter = MOVE_CHARS[int(codes[bad])]
-        raise ValueError(f"move {bad} ({letter!r}) is illegal: it takes the blank off the {m}x{n} board")
+        raise MoveError(bad, letter, f"({letter!r}) is illegal: it takes the blank off the {m}x{n} board")
     return cells.reshape(m, n)
 
 
@@ -305,7 +307,7 @@ def successor_tables(m: int, n: int, order: tuple = (UP_CODE, LEFT_CODE, RIGHT_C
     """
     order = tuple(int(c) for c in order)
     if sorted(order) != [0, 1, 2, 3]:
-        raise ValueError(f"order must hold each of the move codes 0..3 once, got {order}")
+        raise OptionError("order", order, "must hold each of the move codes 0..3 once")
     cells = m * n
     count = np.zeros((cells, 5), np.int64)
     packed = np.zeros((cells, 5, 4), np.int64)
@@ -447,11 +449,7 @@ def move_automaton(max_length: int = PRUNE_LENGTH) -> np.ndarray:
 
 
 def _check_max_length(max_length) -> int:
-    if isinstance(max_length, bool) or not isinstance(max_length, (int, np.integer)):
-        raise TypeError(f"max_length must be an integer, got {type(max_length).__name__}")
-    if max_length < 2:
-        raise ValueError(f"max_length must be at least 2, got {max_length}")
-    return int(max_length)
+    return options.whole(max_length, "max_length", least=2)
 
 
 def build_move_automaton(max_length: int) -> np.ndarray:

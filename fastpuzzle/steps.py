@@ -24,7 +24,7 @@ from numba import prange
 
 from ._jit import jit, pjit, use_threads
 from .boards import as_boards
-from .errors import OptionError
+from .errors import MoveError, OptionError, OptionTypeError, ShapeError
 from .moves import UNDO, move_letters, neighbour_cells
 from .notation import invert
 
@@ -235,13 +235,15 @@ def neighbours(boards, *, check: bool = True):
 def _check_codes(codes, B):
     arr = np.asarray(codes)
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
-        raise TypeError(f"moves must be integer move codes 0..3 (U, L, R, D), got dtype {arr.dtype}")
+        raise OptionTypeError("moves", arr.dtype, "must be integer move codes 0..3 (U, L, R, D)")
     arr = arr.reshape(-1) if arr.ndim == 0 else arr
     if arr.shape != (B,):
-        raise ValueError(f"one move per board is needed: {B} boards, moves of shape {np.shape(codes)}")
+        raise ShapeError(np.shape(codes), f"one move per board is needed: {B} boards, moves of shape {np.shape(codes)}",
+                         expected=(B,))  # fmt: skip
     bad = np.flatnonzero((arr < 0) | (arr > 3))
     if bad.size:
-        raise ValueError(f"move {int(bad[0])} has code {int(arr[bad[0]])}; move codes are 0..3 (U, L, R, D)")
+        raise MoveError(None, int(arr[bad[0]]), f"has code {int(arr[bad[0]])}; move codes are 0..3 (U, L, R, D)",
+                        board=int(bad[0]))  # fmt: skip
     return np.ascontiguousarray(arr, np.uint8)
 
 
@@ -285,14 +287,15 @@ def step_boards(boards, moves, *, out=None, illegal: str = "raise", check: bool 
         dst = np.empty_like(flat)
     else:
         if not isinstance(out, np.ndarray):
-            raise TypeError(f"out must be a NumPy array, got {type(out).__name__}")
+            raise OptionTypeError("out", type(out).__name__, "must be a NumPy array")
         want = (m, n) if single else (B, m, n)
         if out.shape != want or out.dtype != flat.dtype or not out.flags.c_contiguous or not out.flags.writeable:
-            raise ValueError(f"out must be a writeable C-contiguous {flat.dtype} array of shape {want}, "
-                             f"got {out.dtype} {out.shape}")
+            raise OptionError("out", f"{out.dtype} {out.shape}", f"must be a writeable C-contiguous {flat.dtype} array "
+                              f"of shape {want}")  # fmt: skip
         dst = out.reshape(B, m * n)
     if np.shares_memory(dst, flat) and dst.__array_interface__["data"][0] != flat.__array_interface__["data"][0]:
-        raise ValueError("out overlaps the boards without being them: pass the boards themselves to move in place")
+        raise OptionError("out", "an overlapping array", "overlaps the boards without being them: pass the boards "
+                          "themselves to move in place")  # fmt: skip
     copy = dst.__array_interface__["data"][0] != flat.__array_interface__["data"][0]
     if illegal == "raise":
         _, legal_of_cell = move_tables(m, n)
@@ -301,9 +304,9 @@ def step_boards(boards, moves, *, out=None, illegal: str = "raise", check: bool 
         bad = np.flatnonzero(~mask[np.arange(B), codes])
         if bad.size:
             b = int(bad[0])
-            where = "the board" if single else f"board {b}"
-            raise ValueError(f"move {move_letters(codes[b:b + 1])!r} is illegal on {where}: "
-                             f"it takes the blank off the {m}x{n} board")
+            letter = move_letters(codes[b:b + 1])
+            raise MoveError(None, letter, f"{letter!r} is illegal: it takes the blank off the {m}x{n} board",
+                            board=None if single else b)  # fmt: skip
     legal = np.empty(B, np.bool_)
     (_step_parallel if use_threads(flat.size) else _step_serial)(flat, dst, codes, targets, legal, copy)
     result = dst.reshape(B, m, n)
@@ -356,8 +359,10 @@ def inverse_moves(moves):
     if arr is None or arr.ndim != 2:
         return invert(moves)
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
-        raise TypeError(f"moves must be integer move codes 0..3, got dtype {arr.dtype}")
+        raise OptionTypeError("moves", arr.dtype, "must be integer move codes 0..3")
     if arr.size and (arr.min() < 0 or arr.max() > 3):
-        raise ValueError("move codes are 0..3 (U, L, R, D)")
+        board, index = (int(v) for v in np.argwhere((arr < 0) | (arr > 3))[0])
+        code = int(arr[board, index])
+        raise MoveError(index, code, f"has code {code}; move codes are 0..3 (U, L, R, D)", board=board)
     return UNDO[arr.astype(np.intp)][:, ::-1].copy()
 

@@ -13,6 +13,7 @@ import time
 import numpy as np
 
 from ...boards import as_goal, check_shape
+from ...errors import OptionError, OptionTypeError, ShapeError
 from ...memory import check_allocation
 from .build_sets import build_pattern
 from .heuristic import MAX_CELLS, PatternDatabase, check_partition, reflection_applies
@@ -50,20 +51,22 @@ def build_partition(
     True
     """
     if isinstance(shape, (str, bytes)) or not hasattr(shape, "__len__") or len(shape) != 2:
-        raise TypeError(f"shape must be a pair (m, n), got {shape!r}")
+        raise OptionTypeError("shape", shape, "must be a pair (m, n)")
     m, n = check_shape(shape[0], shape[1])
     if m < 2 or n < 2:
-        raise ValueError(f"pattern databases need a board with at least 2 rows and 2 columns, got {m}x{n}")
+        raise ShapeError((m, n), f"pattern databases need a board with at least 2 rows and 2 columns, got {m}x{n}")
     if m * n > MAX_CELLS:
-        raise ValueError(f"pattern databases support boards of at most {MAX_CELLS} cells, got {m}x{n}")
+        raise ShapeError((m, n), f"pattern databases support boards of at most {MAX_CELLS} cells, got {m}x{n}",
+                         expected=MAX_CELLS)  # fmt: skip
     goal = as_goal(goal, m, n)
     partition = check_partition(partition, m, n)
     for tiles in partition:
         if len(tiles) > m * n - 3:
             # with two free cells or fewer the blank cannot reorder the
             # pattern's tiles freely: half the placements are unreachable
-            raise ValueError(
-                f"pattern {tiles} does not fit the {m}x{n} board: a pattern may hold at most "
+            raise OptionError(
+                "partition", tiles,
+                f"does not fit the {m}x{n} board: a pattern may hold at most "
                 f"{m * n - 3} tiles there (three cells must stay free of it)"
             )
     n_cells = m * n
@@ -96,7 +99,7 @@ def build_partition(
     if reflect is None:
         reflect = reflection_applies(goal, partition)
     elif reflect and not reflection_applies(goal, partition):
-        raise ValueError("reflection needs a square board whose goal blank lies on the main diagonal")
+        raise OptionError("reflect", reflect, "needs a square board whose goal blank lies on the main diagonal")
     return PatternDatabase(
         name, (m, n), partition, goal, data, offsets, bool(reflect), seconds, build_peak_bytes=peak, build_cpu_seconds=cpu
     )

@@ -42,6 +42,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..._jit import jit, pjit, use_threads
 from ...boards import as_goal
+from ...errors import OptionError, ShapeError
 from ...boards import goal_cells as cells_of_tiles
 from .heuristic import MAX_CELLS
 from .regions import atomic_or, big_zeros, edge_masks, flood, slides_into
@@ -375,19 +376,19 @@ def build_pattern(table, m, n, goal, tiles, progress=None, label="", parallel=No
     (0, 11)
     """
     if method not in (None, "sets", "placements"):
-        raise ValueError(f"method must be 'sets' or 'placements', got {method!r}")
+        raise OptionError("method", method, "must be 'sets' or 'placements'")
     m, n = int(m), int(n)
     n_cells = m * n
     if m < 2 or n < 2 or n_cells > MAX_CELLS:
-        raise ValueError(f"pattern tables need a board of 2x2 to {MAX_CELLS} cells, got {m}x{n}")
+        raise ShapeError((m, n), f"pattern tables need a board of 2x2 to {MAX_CELLS} cells, got {m}x{n}", expected=MAX_CELLS)
     goal = as_goal(goal, m, n)
     tiles = tuple(int(t) for t in tiles)
     if not tiles or len(set(tiles)) != len(tiles) or not all(1 <= t < n_cells for t in tiles):
-        raise ValueError(f"tiles must be distinct tiles of 1..{n_cells - 1}, got {tiles}")
+        raise OptionError("tiles", tiles, f"must be distinct tiles of 1..{n_cells - 1}")
     k = len(tiles)
     size = placement_count(n_cells, k)
     if table.shape != (size,) or table.dtype != np.uint8:
-        raise ValueError(f"table must be a uint8 array of {size} entries, got {table.dtype} {table.shape}")
+        raise OptionError("table", f"{table.dtype} {table.shape}", f"must be a uint8 array of {size} entries")
     w = placement_weights(n_cells, k)
     flat_goal = np.asarray(goal).ravel()
     goal_cells = cells_of_tiles(flat_goal)[list(tiles)]

@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import jit
+from ...errors import ShapeError
 from .ranking import rank_placement
 
 __all__ = ["dual_kernel_tables", "dual_new_state", "dual_start", "dual_child", "dual_move", "dual_lookup"]
@@ -228,7 +229,8 @@ def dual_lookup(db, boards) -> np.ndarray:
 
     batch = np.asarray(boards)
     if batch.ndim != 3 or batch.shape[1:] != tuple(db.shape):
-        raise ValueError(f"boards must be a (B, {db.shape[0]}, {db.shape[1]}) batch, got shape {batch.shape}")
+        raise ShapeError(batch.shape, f"boards must be a (B, {db.shape[0]}, {db.shape[1]}) batch, got shape {batch.shape}",
+                         expected=tuple(db.shape))  # fmt: skip
     data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_kernel_tables(db)
     flat = np.ascontiguousarray(batch.reshape(batch.shape[0], -1).astype(np.int64))
     return _dual_batch(flat, data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect,

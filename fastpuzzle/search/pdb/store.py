@@ -29,7 +29,7 @@ import numpy as np
 
 from ...boards import as_goal
 from ...cachefile import CorruptCacheError, open_array, regular_file, usable_directory
-from ...errors import StaleDatabaseError
+from ...errors import OptionError, OptionTypeError, ShapeError, StaleDatabaseError
 from ...options import cache_dir
 from .heuristic import FORMAT_VERSION, PatternDatabase, reflection_applies
 from .ranking import placement_count
@@ -67,7 +67,7 @@ def resolve_name(name: str) -> str:
         if key.startswith(prefix) and key[len(prefix) :] in DATABASES:
             key = key[len(prefix) :]
     if key not in DATABASES:
-        raise ValueError(f"unknown pattern database {name!r}; choose one of {', '.join(DATABASES)}")
+        raise OptionError("database", name, f"is an unknown pattern database; choose one of {', '.join(DATABASES)}")
     return key
 
 
@@ -144,9 +144,9 @@ def load(name: str, *, directory=None) -> PatternDatabase:
     try:
         return _read_cached(key, path)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as exc:
-        if isinstance(exc, ValueError) and str(exc).startswith("cached database"):
+        if isinstance(exc, StaleDatabaseError):
             raise
-        raise ValueError(f"cached database in {path} is unreadable ({type(exc).__name__}: {exc}); {rebuild}") from None
+        raise StaleDatabaseError(path, f"is unreadable ({type(exc).__name__}: {exc}); {rebuild}") from None
 
 
 def _read_cached(key: str, path: Path) -> PatternDatabase:
@@ -172,9 +172,9 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
     if offsets.tolist() != np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist() or (
         reflect and not reflection_applies(goal, partition)
     ):
-        raise ValueError(f"cached database in {path} has inconsistent metadata; {rebuild}")
+        raise StaleDatabaseError(path, f"has inconsistent metadata; {rebuild}")
     if data.dtype != np.uint8 or data.shape != (sum(sizes),):
-        raise ValueError(f"cached database in {path} is truncated; {rebuild}")
+        raise StaleDatabaseError(path, f"is truncated; {rebuild}")
     return PatternDatabase(
         key, (m, n), partition, goal, data, offsets, reflect,
         float(meta.get("build_seconds", 0.0)), path,
@@ -194,22 +194,24 @@ def choose_database(shape, database):
     """
     if isinstance(database, PatternDatabase):
         if tuple(database.shape) != tuple(shape):
-            raise ValueError(
-                f"database {database.name!r} is for {database.shape[0]}x{database.shape[1]} boards, "
-                f"the boards are {shape[0]}x{shape[1]}"
-            )
+            raise ShapeError(
+                shape, f"database {database.name!r} is for {database.shape[0]}x{database.shape[1]} boards, "
+                f"the boards are {shape[0]}x{shape[1]}", expected=tuple(database.shape),
+            )  # fmt: skip
         return database
     if database is not None:
         if not isinstance(database, str):
-            raise TypeError(f"database must be a name, a PatternDatabase or None, got {database!r}")
+            raise OptionTypeError("database", database, "must be a name, a PatternDatabase or None")
         key = resolve_name(database)
         if DATABASES[key]["shape"] != tuple(shape):
             s = DATABASES[key]["shape"]
-            raise ValueError(f"database {key!r} is for {s[0]}x{s[1]} boards, the boards are {shape[0]}x{shape[1]}")
+            raise ShapeError(shape, f"database {key!r} is for {s[0]}x{s[1]} boards, the boards are {shape[0]}x{shape[1]}",
+                             expected=s)  # fmt: skip
         return _load_or_build(key, any(auto for k, auto in PREFERENCE.get(tuple(shape), []) if k == key))
     prefs = PREFERENCE.get(tuple(shape))
     if prefs is None:
-        raise ValueError(
+        raise ShapeError(
+            shape,
             f"no pattern database for {shape[0]}x{shape[1]} boards (named ones cover 3x3, 4x4 and 5x5); "
             "build one with fastpuzzle.pdb.build_partition(shape, partition) and pass it as database="
         )
