@@ -33,6 +33,7 @@ import numpy as np
 
 from .._jit import jit, pjit, use_threads
 from ..boards import as_boards, as_goal, goal_cells
+from ..errors import ShapeError
 from ..manhattan import manhattan_table
 from ..moves import neighbour_cells
 
@@ -66,7 +67,7 @@ def goal_coordinates(goal):
     """
     g = np.asarray(goal)
     if g.ndim != 2:
-        raise ValueError(f"goal must be one board (m, n), got an array of shape {g.shape}")
+        raise ShapeError(g.shape, f"goal must be one board (m, n), got an array of shape {g.shape}")
     return _goal_coords(as_goal(g, *g.shape))
 
 
@@ -399,7 +400,7 @@ class SearchTables:
             along = np.where(mask, np.broadcast_to(changed, shape), along)
             along_change = np.where(mask, np.broadcast_to(delta, shape), along_change)
         if m + n >= 1 << 14:
-            raise ValueError(f"boards with {m}+{n} lines are too large for the search tables")
+            raise ShapeError((m, n), f"boards with {m}+{n} lines are too large for the search tables")
         stride = 1 << int(4 * N - 1).bit_length()
         self.tile_stride = stride
         self.tile_shift = stride.bit_length() - 1

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..boards import as_boards, as_goal
-from ..errors import UnreachableError
+from ..errors import MoveError, ShapeError, UnreachableError
 from ..manhattan import tile_distances
 from ..moves import apply_codes, move_letters, move_codes
 from ..notation import count_moves, decode_moves, encode_moves
@@ -173,8 +173,8 @@ class Solution:
         """
         batch, single = as_boards(start, label="start")
         if not single:
-            raise ValueError(f"verify takes the one board (m, n) the solution belongs to, got a batch of shape "
-                             f"{batch.shape}; verify each board with its own solution")  # fmt: skip
+            raise ShapeError(batch.shape, f"verify takes the one board (m, n) the solution belongs to, got a batch of "
+                             f"shape {batch.shape}; verify each board with its own solution")  # fmt: skip
         m, n = batch.shape[1:]
         target = as_goal(goal, m, n)
         cells = batch[0].ravel().copy()
@@ -182,7 +182,8 @@ class Solution:
             return self._count_consistent(cells, target)
         bad = apply_codes(cells, m, n, self.codes)
         if bad >= 0:
-            raise ValueError(f"move {bad} of the solution is illegal on this start board")
+            letter = move_letters(self.codes[bad:bad + 1])
+            raise MoveError(bad, letter, f"({letter!r}) of the solution is illegal on this start board")
         return bool(np.array_equal(cells, target.ravel()))
 
     def _count_consistent(self, cells, target) -> bool:

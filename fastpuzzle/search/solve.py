@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import options
 from ..boards import as_boards, as_goal
-from ..errors import OptionError
+from ..errors import OptionError, ShapeError
 from ..interrupt import interruptible
 from ..moves import PRUNE_LENGTH, slide_codes
 from ..notation import check_metric, count_moves, decode_moves
@@ -132,9 +132,11 @@ def _resolve_method(method: str, heuristic: str, m: int, n: int, budget: bool = 
         else:
             method = "anytime"
     if method in ("ida", "anytime") and heuristic != "pdb" and m * n > IDA_MAX_CELLS:
-        raise ValueError(
+        raise ShapeError(
+            (m, n),
             f"IDA* handles boards of at most {IDA_MAX_CELLS} cells, got {m}x{n}; "
-            "use method='constructive' (fastpuzzle.search.constructive)"
+            "use method='constructive' (fastpuzzle.search.constructive)",
+            expected=IDA_MAX_CELLS,
         )
     return method
 
@@ -151,7 +153,8 @@ class _Search:
             self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric)
             return
         if m * n > PDB_MAX_CELLS:
-            raise ValueError(f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}")
+            raise ShapeError((m, n), f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}",
+                             expected=PDB_MAX_CELLS)  # fmt: skip
         db = choose_database((m, n), database)
         self.plan = GoalPlan(db, target)
         # moves tried in Korf's order on the user's board, whatever the symmetry
@@ -350,7 +353,7 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     prune_length = check_prune(prune)
     batch, single = as_boards(board, label="board")
     if not single:
-        raise ValueError(f"solve takes one board (m, n), got a batch of shape {batch.shape}; use solve_many")
+        raise ShapeError(batch.shape, f"solve takes one board (m, n), got a batch of shape {batch.shape}; use solve_many")
     m, n = batch.shape[1:]
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=True)

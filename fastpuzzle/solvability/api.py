@@ -21,6 +21,7 @@ import numpy as np
 from . import inversion_kernels as _inv
 from .._jit import use_threads
 from ..boards import as_boards, as_goal, board_dtype, cell_colours, goal_board
+from ..errors import OptionError, ShapeError
 from .cycle_kernels import batch_invariant_cycles_checked, batch_invariant_cycles_checked_par
 from .lane_kernels import MAX_LANE_CELLS, lane_constants, lane_invariants, lane_words
 
@@ -77,11 +78,11 @@ def inversions(boards, *, method: str = "auto", check: bool = True):
     array([0, 3])
     """
     if method != "auto" and method not in _METHODS:
-        raise ValueError(f"unknown method {method!r}; choose 'auto', 'merge', 'fenwick', 'radix' or 'bitmask'")
+        raise OptionError("method", method, "is an unknown method; choose 'auto', 'merge', 'fenwick', 'radix' or 'bitmask'")
     batch, single = as_boards(boards, check=check)
     n_cells = batch.shape[1] * batch.shape[2]
     if method == "bitmask" and n_cells > 64:
-        raise ValueError(f"method 'bitmask' handles boards of at most 64 cells, got {n_cells}")
+        raise ShapeError(batch.shape[1:], f"method 'bitmask' handles boards of at most 64 cells, got {n_cells}", expected=64)
     if method == "auto":
         method = "bitmask" if n_cells <= 64 else "radix"
     flat = _flat(batch)
@@ -180,7 +181,8 @@ def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
         method = "lanes"
     if method == "lanes":
         if n_cells > MAX_LANE_CELLS:
-            raise ValueError(f"method 'lanes' handles boards of at most {MAX_LANE_CELLS} cells, got {n_cells}")
+            raise ShapeError(batch.shape[1:], f"method 'lanes' handles boards of at most {MAX_LANE_CELLS} cells, got {n_cells}",
+                             expected=MAX_LANE_CELLS)  # fmt: skip
         return _lane_invariants(np.ascontiguousarray(batch, np.uint8))[0]
     if method == "auto":
         method = ("bitmask" if n_cells <= 64 else "bitmask128" if n_cells <= 128
@@ -190,12 +192,10 @@ def _invariant_of(batch: np.ndarray, method: str = "auto") -> np.ndarray:
         if bad >= 0:  # not a permutation (check=False): the tree gives some answer, in bounds
             out = _invariant_of(batch, "tree")
         return out
-    if method == "bitmask" and n_cells > 64:
-        raise ValueError(f"method 'bitmask' handles boards of at most 64 cells, got {n_cells}")
-    if method == "bitmask128" and n_cells > 128:
-        raise ValueError(f"method 'bitmask128' handles boards of at most 128 cells, got {n_cells}")
-    if method == "words" and n_cells > 4096:
-        raise ValueError(f"method 'words' handles boards of at most 4096 cells, got {n_cells}")
+    most = {"bitmask": 64, "bitmask128": 128, "words": 4096}.get(method)
+    if most is not None and n_cells > most:
+        raise ShapeError(batch.shape[1:], f"method {method!r} handles boards of at most {most} cells, got {n_cells}",
+                         expected=most)  # fmt: skip
     flat = _flat(batch)
     out = np.empty(batch.shape[0], np.uint8)
     kernel = _inv.batch_invariant_par if use_threads(flat.size) else _inv.batch_invariant
@@ -232,9 +232,10 @@ def invariant(boards, *, method: str = "auto", check: bool = True):
     (0, 1)
     """
     if method != "auto" and method not in _PARITY_METHODS:
-        raise ValueError(
-            f"unknown method {method!r}; choose 'auto', 'lanes', 'bitmask', 'bitmask128', 'words', 'tree' or 'cycles'"
-        )
+        raise OptionError(
+            "method", method,
+            "is an unknown method; choose 'auto', 'lanes', 'bitmask', 'bitmask128', 'words', 'tree' or 'cycles'",
+        )  # fmt: skip
     fast = _checked_invariants(boards, check, "boards") if method == "auto" else None
     if fast is not None:
         out, _, single = fast
@@ -242,7 +243,8 @@ def invariant(boards, *, method: str = "auto", check: bool = True):
     batch, single = as_boards(boards, check=check)
     m, n = batch.shape[1:]
     if m == 1 or n == 1:
-        raise ValueError(
+        raise ShapeError(
+            (m, n),
             f"{m}x{n} boards have no parity invariant: no tile can pass another, "
             "use reachable() or is_solvable(), which compare tile order"
         )
@@ -324,15 +326,18 @@ def reachable(a, b, *, check: bool = True):
     fast_b = _checked_invariants(b, check, "b")
     batch_b, single_b = fast_b[1:] if fast_b is not None else as_boards(b, check=check, label="b")
     if batch_a.shape[1:] != batch_b.shape[1:]:
-        raise ValueError(
+        raise ShapeError(
+            batch_b.shape[1:],
             f"a and b hold boards of different shapes: {batch_a.shape[1]}x{batch_a.shape[2]} "
-            f"and {batch_b.shape[1]}x{batch_b.shape[2]}"
+            f"and {batch_b.shape[1]}x{batch_b.shape[2]}",
+            expected=batch_a.shape[1:],
         )
     if not single_b and batch_b.shape[0] != batch_a.shape[0]:
         if single_a:
             batch_a, batch_b, single_a, single_b = batch_b, batch_a, single_b, single_a
         else:
-            raise ValueError(
+            raise ShapeError(
+                batch_b.shape,
                 f"a holds {batch_a.shape[0]} boards and b holds {batch_b.shape[0]}; "
                 "b must be one board or a batch of the same length"
             )

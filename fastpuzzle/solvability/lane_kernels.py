@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 from .._jit import jit, split_threads
+from ..errors import OptionError
 from .inversion_kernels import parity64
 
 __all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_words", "lane_range", "lane_range32", "lane_range64", "lane_range128",
@@ -57,7 +58,7 @@ def lane_constants(n_cells: int) -> np.ndarray:
     array([    1,    31, 65535,    15], dtype=uint32)
     """
     if not 2 <= n_cells <= MAX_LANE_CELLS:
-        raise ValueError(f"lane kernels take boards of 2..{MAX_LANE_CELLS} cells, got {n_cells}")
+        raise OptionError("n_cells", n_cells, f"must be in 2..{MAX_LANE_CELLS}: lane kernels take boards of 2..{MAX_LANE_CELLS} cells")
     bits = 32 if n_cells <= 32 else 64
     full = (1 << (n_cells if n_cells <= 64 else n_cells - 64)) - 1
     return np.array([1, bits - 1, full, n_cells - 1], np.uint32 if bits == 32 else np.uint64)

@@ -22,7 +22,7 @@ import numpy as np
 from ... import options
 from ...atomic import AtomicOutput
 from ...boards import as_boards, as_goal, goal_board, relabel_for_goal
-from ...errors import UnreachableError
+from ...errors import OptionError, ShapeError, UnreachableError
 from ...memory import check_allocation
 from ...manhattan import tile_distances
 from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes
@@ -77,11 +77,7 @@ def _found(codes, t0, count_only, count):
 def _check_max_moves(max_moves):
     if max_moves is None:
         return -1
-    if isinstance(max_moves, (bool, np.bool_)) or not isinstance(max_moves, (int, np.integer)):
-        raise TypeError(f"max_moves must be a non-negative integer or None, got {max_moves!r}")
-    if max_moves < 0 or max_moves >= 1 << 63:
-        raise ValueError(f"max_moves must be a non-negative integer below 2**63 or None, got {max_moves!r}")
-    return int(max_moves)
+    return options.whole(max_moves, "max_moves", none=True)
 
 
 def _budget(t0, count):
@@ -152,7 +148,7 @@ def solve_constructive(board, *, goal=None, count_only: bool = False, max_moves:
     deadline = None if seconds is None else t0 + seconds
     batch, single = as_boards(board, label="board")
     if not single:
-        raise ValueError(f"solve_constructive takes one board (m, n), got a batch of shape {batch.shape}")
+        raise ShapeError(batch.shape, f"solve_constructive takes one board (m, n), got a batch of shape {batch.shape}")
     start = batch[0]
     m, n = start.shape
     target = as_goal(goal, m, n)
@@ -231,7 +227,8 @@ def write_solution(sol: Solution, path, *, newline: bool = True, chunk: int = 1 
     """
     codes = np.asarray(sol.codes, np.uint8)
     if codes.size == 0 and sol.length > 0:
-        raise ValueError("this solution kept only its move count (count_only=True); solve again without it to write moves")
+        raise OptionError("solution", f"{sol.length} moves, none kept",
+                          "kept only its move count (count_only=True); solve again without it to write moves")  # fmt: skip
 
     def _write(f):
         for i in range(0, codes.size, chunk):
