@@ -41,6 +41,7 @@ import numpy as np
 
 from .._jit import jit
 from ..boards import as_goal
+from ..errors import OptionError, OptionTypeError
 from .ranking import StateSpace
 from .search import UNSEEN, expand_range, histogram
 from .table import DistanceTable
@@ -183,13 +184,13 @@ def distance_table_dask(m, n, *, goal=None, client=None, partitions=8, progress=
     """
     for name, value in (("m", m), ("n", n), ("partitions", partitions)):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise TypeError(f"{name} must be an integer, got {value!r}")
+            raise OptionTypeError(name, value, "must be an integer")
     if partitions < 1:
-        raise ValueError(f"partitions must be at least 1, got {partitions}")
+        raise OptionError("partitions", partitions, "must be at least 1")
     if not isinstance(progress, bool):
-        raise TypeError(f"progress must be True or False, got {progress!r}")
+        raise OptionTypeError("progress", progress, "must be True or False")
     if stats is not None and not isinstance(stats, dict):
-        raise TypeError(f"stats must be a dict or None, got {type(stats).__name__}")
+        raise OptionTypeError("stats", type(stats).__name__, "must be a dict or None")
     goal = as_goal(goal, m, n)
     space = StateSpace(m, n, goal)
     N = space.cells
@@ -197,9 +198,9 @@ def distance_table_dask(m, n, *, goal=None, client=None, partitions=8, progress=
     P = len(edges) - 1
     widest = max(edges[i + 1] - edges[i] for i in range(P)) * N
     if widest >= _MAX_SLICE:
-        raise ValueError(f"partitions={partitions} leaves a slice of {widest:,} boards; at most {_MAX_SLICE - 1:,}")
+        raise OptionError("partitions", partitions, f"leaves a slice of {widest:,} boards; at most {_MAX_SLICE - 1:,}")
     if client is not None and not (hasattr(client, "submit") and hasattr(client, "gather")):
-        raise TypeError(f"client must be a distributed.Client or None, got {type(client).__name__}")
+        raise OptionTypeError("client", type(client).__name__, "must be a distributed.Client or None")
     if client is None:
         from distributed import get_client
 

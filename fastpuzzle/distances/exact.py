@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import options
 from ..boards import as_boards, as_goal
-from ..errors import DistanceBudgetError
+from ..errors import DistanceBudgetError, ShapeError
 from ..search.solve import solve_many
 from ..notation import check_metric
 from .table import MAX_TABLE_CELLS, distance_table
@@ -72,13 +72,14 @@ def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="rai
     use_table = m * n <= MAX_TABLE_CELLS if table is None else table
     if check_metric(metric) == "mtm":
         if m * n > MAX_TABLE_CELLS or table is False:
-            raise ValueError(f"multi-tile distances come from the multi-tile table: boards of at most "
-                             f"{MAX_TABLE_CELLS} cells, got {m}x{n}")  # fmt: skip
+            raise ShapeError((m, n), f"multi-tile distances come from the multi-tile table: boards of at most "
+                             f"{MAX_TABLE_CELLS} cells, got {m}x{n}", expected=MAX_TABLE_CELLS)  # fmt: skip
         out = distance_table(m, n, goal=target, metric="mtm").lookup(batch)
         return int(out[0]) if single else out
     if use_table:
         if m * n > MAX_TABLE_CELLS:
-            raise ValueError(f"table=True needs boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}")
+            raise ShapeError((m, n), f"table=True needs boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}",
+                             expected=MAX_TABLE_CELLS)  # fmt: skip
         out = distance_table(m, n, goal=target).lookup(batch)
         return int(out[0]) if single else out
     r, c = divmod(int(np.flatnonzero(target.ravel() == 0)[0]), n)

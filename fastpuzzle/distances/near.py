@@ -24,7 +24,7 @@ import numpy as np
 
 from .._jit import jit
 from ..errors import LayerLimitError
-from ..errors import OptionError
+from ..errors import OptionError, ShapeError
 from ..memory import check_allocation
 from ..moves import NO_PREVIOUS, successor_tables
 
@@ -130,7 +130,8 @@ def layers_near_goal(goal, depth: int, *, hint: str = "") -> list[np.ndarray]:
     goal = np.asarray(goal)
     m, n = goal.shape
     if m * n > MAX_NEAR_CELLS:
-        raise ValueError(f"layers near the goal pack boards of at most {MAX_NEAR_CELLS} cells, got {m}x{n}")
+        raise ShapeError((m, n), f"layers near the goal pack boards of at most {MAX_NEAR_CELLS} cells, got {m}x{n}",
+                         expected=MAX_NEAR_CELLS)  # fmt: skip
     key = (m, n, goal.astype(np.int64).tobytes())
     layers = _CACHE.get(key)
     if layers is None:

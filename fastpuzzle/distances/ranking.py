@@ -37,6 +37,7 @@ from numba import prange
 
 from .._jit import jit, pjit, use_threads
 from ..boards import as_goal, board_dtype, relabel_table
+from ..errors import ShapeError
 
 __all__ = ["MAX_RANK_CELLS", "StateSpace", "goal_relabelling"]
 
@@ -254,7 +255,8 @@ class StateSpace:
         self.m, self.n = int(m), int(n)
         N = self.m * self.n
         if N > MAX_RANK_CELLS:
-            raise ValueError(f"ranking handles boards of at most {MAX_RANK_CELLS} cells, got {m}x{n} = {N}")
+            raise ShapeError((m, n), f"ranking handles boards of at most {MAX_RANK_CELLS} cells, got {m}x{n} = {N}",
+                             expected=MAX_RANK_CELLS)  # fmt: skip
         self.cells, self.k = N, N - 1
         self.line = self.m == 1 or self.n == 1
         #: boards per blank cell: k!/2 tile orders (one on a line)

@@ -34,7 +34,7 @@ import numpy as np
 from ..boards import board_dtype
 from ..memory import check_allocation
 from .exact import DistanceBudgetError, distance
-from ..errors import OptionError, OptionTypeError
+from ..errors import OptionError, OptionTypeError, ShapeError
 from .index import pick_ranks
 from .near import MAX_NEAR_CELLS, random_near_goal
 from .ranking import StateSpace
@@ -82,9 +82,11 @@ def check_distance(distance_arg, m, n):
     if lo < 0 or hi < lo:
         raise OptionError("distance range", (lo, hi), "must satisfy 0 <= lo <= hi")
     if m * n > MAX_NEAR_CELLS:
-        raise ValueError(
+        raise ShapeError(
+            (m, n),
             f"distance= needs boards of at most {MAX_NEAR_CELLS} cells (a distance table up to "
-            f"{MAX_TABLE_CELLS} cells, the layers near the goal and optimal solves up to 16); got {m}x{n}"
+            f"{MAX_TABLE_CELLS} cells, the layers near the goal and optimal solves up to 16); got {m}x{n}",
+            expected=MAX_NEAR_CELLS,
         )
     return lo, hi
 
@@ -101,8 +103,8 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET,
     batch ``(count, m, n)``.
     """
     if check_metric(metric) == "mtm" and m * n > MAX_TABLE_CELLS:
-        raise ValueError(f"distance= in the multi-tile metric needs a distance table: boards of at most "
-                         f"{MAX_TABLE_CELLS} cells, got {m}x{n}")  # fmt: skip
+        raise ShapeError((m, n), f"distance= in the multi-tile metric needs a distance table: boards of at most "
+                         f"{MAX_TABLE_CELLS} cells, got {m}x{n}", expected=MAX_TABLE_CELLS)  # fmt: skip
     if count == 0:  # nothing to draw: no table, no sample, no search
         return np.zeros((0, m, n), board_dtype(m * n))
     # the real peak, not the output alone: three int64 per board (draws, layers, ranks or codes)
@@ -171,10 +173,11 @@ def _rejection(m, n, count, key, goal, lo, hi, budget):
             d = distance(boards, goal=goal, time_limit=budget)
             solving += time.perf_counter() - t0
         except DistanceBudgetError:
-            raise ValueError(
-                f"solving a random {m}x{n} board took longer than the budget of {budget:g} s; "
-                "boards at a chosen distance need optimal solves"
-            ) from None
+            raise OptionError(
+                "distance", lo if lo == hi else (lo, hi),
+                f"is out of reach: solving a random {m}x{n} board took longer than the budget of {budget:g} s; "
+                "boards at a chosen distance need optimal solves",
+            ) from None  # fmt: skip
         solved += batch
         hit = (d >= lo) & (d <= hi)
         kept.append(boards[hit])
@@ -186,7 +189,8 @@ def _rejection(m, n, count, key, goal, lo, hi, budget):
             per_board = solving / solved
             expected = count * seen * per_board if hits == 0 else count / (hits / seen) * per_board
             if expected > budget:
-                raise ValueError(_refusal(m, n, count, lo, hi, budget, hits, seen, prior, per_board))
+                reason = _refusal(m, n, count, lo, hi, budget, hits, seen, prior, per_board)
+                raise OptionError("distance", lo if lo == hi else (lo, hi), f"is out of reach: {reason}")
         wanted = (count - accepted) / max(hits / seen, 1.0 / (seen + 1)) * 1.2
         batch = int(min(4096 if checked else PILOT - solved, max(4, wanted)))
     return np.concatenate(kept)[:count]

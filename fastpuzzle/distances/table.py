@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import options
 from ..boards import BoardError, as_boards, as_goal
+from ..errors import OptionTypeError, ShapeError
 from ..cachefile import CorruptCacheError, cache_root, open_array, remove_cached, save_checked, usable_directory
 from ..notation import check_metric
 from .index import ranks_in_range
@@ -119,7 +120,8 @@ class DistanceTable:
         """
         batch, single = as_boards(boards, label="boards")
         if batch.shape[1:] != tuple(self.shape):
-            raise ValueError(
+            raise ShapeError(
+                batch.shape[1:],
                 f"boards are {batch.shape[1]}x{batch.shape[2]} but the table is for "
                 f"{self.shape[0]}x{self.shape[1]} boards"
             )
@@ -174,7 +176,7 @@ def _cached(space, goal, path, metric="stm"):
 
 def _check_int(value, name):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
+        raise OptionTypeError(name, value, "must be an integer")
     return int(value)
 
 
@@ -222,7 +224,8 @@ def distance_table(m, n, goal=None, *, metric="stm", cache=None, progress=None, 
     m, n = _check_int(m, "m"), _check_int(n, "n")
     metric = check_metric(metric)
     if m * n > MAX_TABLE_CELLS and m >= 1 and n >= 1:  # before the goal is built (10**6 x 10**6: 7 TiB)
-        raise ValueError(
+        raise ShapeError(
+            (m, n),
             f"distance tables cover boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n} = {m * n} cells "
             f"({f'{math.factorial(m * n) // 2:,}' if m * n <= 40 else 'more than 10^47'} boards); use fastpuzzle.distance (optimal solver) or the Dask "
             "search in fastpuzzle.distances.cluster"

@@ -30,6 +30,7 @@ import numpy as np
 from .. import options
 from .._jit import split_threads, use_threads
 from ..boards import as_goal, board_dtype, check_shape
+from ..errors import OptionError, OptionTypeError
 from ..interrupt import interruptible
 from ..memory import check_allocation
 from ..moves import MOVE_BYTES
@@ -277,9 +278,9 @@ def _check_return_moves(return_moves):
         return bool(return_moves)
     if isinstance(return_moves, str):
         if return_moves != "codes":
-            raise ValueError(f"return_moves must be False, True or 'codes', got {return_moves!r}")
+            raise OptionError("return_moves", return_moves, "must be False, True or 'codes'")
         return return_moves
-    raise TypeError(f"return_moves must be False, True or 'codes', got {return_moves!r} ({type(return_moves).__name__})")
+    raise OptionTypeError("return_moves", return_moves, "must be False, True or 'codes'")
 
 
 def scramble(m, n, moves, *, count=None, seed=None, goal=None, return_moves=False):
