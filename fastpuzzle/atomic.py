@@ -37,6 +37,8 @@ import stat
 import sys
 import threading
 
+from .errors import OptionError, OptionTypeError
+
 __all__ = ["AtomicOutput", "OutputInterrupted", "write_text", "save_array"]
 
 _SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
@@ -74,10 +76,10 @@ class AtomicOutput:
 
     def __init__(self, path):
         if isinstance(path, bool) or not isinstance(path, (str, os.PathLike)):
-            raise TypeError(f"an output path must be a str or os.PathLike, got {type(path).__name__}")
+            raise OptionTypeError("path", type(path).__name__, "must be a str or os.PathLike (an output path)")
         self.path = os.fspath(path)
         if self.path == "":
-            raise ValueError("the output path is empty; give a file name or '-' for standard output")
+            raise OptionError("path", "", "is empty; give a file name or '-' for standard output")
         self.file = self._tmp = self._target = None
         self._old_handlers = {}
 
@@ -223,7 +225,7 @@ def write_text(path, text: str) -> None:
     '{}\\n'
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+        raise OptionTypeError("text", type(text).__name__, "must be a str")
     with AtomicOutput(path) as f:
         f.write(text.encode("utf-8"))
 

@@ -25,7 +25,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from . import options
 from .boards import BoardError, as_boards, as_goal, board_dtype
-from .errors import BoardFileError, OptionError, OptionTypeError
+from .errors import BoardFileError, OptionError, OptionTypeError, ShapeError
 from .generate import block_boards, seed_key
 from .generate import fill_random as _fill_random
 from .memory import check_allocation
@@ -87,12 +87,12 @@ def as_dask_boards(boards, *, chunks=None) -> "da.Array":
             m, n = boards.shape[1:]
             boards = da.from_array(boards, chunks=(chunks or default_chunks(m, n), m, n))
     if boards.ndim != 3:
-        raise ValueError(f"boards must be a batch (B, m, n), got an array with {boards.ndim} dimension(s)")
+        raise ShapeError(boards.shape, f"boards must be a batch (B, m, n), got an array with {boards.ndim} dimension(s)")
     m, n = boards.shape[1:]
     if m == 0 or n == 0 or m * n < 2:
-        raise ValueError(f"boards have shape {m}x{n}; a board needs sides >= 1 and at least 2 cells")
+        raise ShapeError((m, n), f"boards have shape {m}x{n}; a board needs sides >= 1 and at least 2 cells")
     if boards.dtype == np.bool_ or boards.dtype.kind not in "iuf":
-        raise TypeError(f"boards must hold integers (0 = blank), got dtype {boards.dtype}")
+        raise OptionTypeError("boards", boards.dtype, "must hold integers (0 = blank)")
     if chunks is not None or len(boards.chunks[1]) > 1 or len(boards.chunks[2]) > 1:
         boards = boards.rechunk({0: chunks or boards.chunks[0], 1: -1, 2: -1})
     return boards
@@ -153,7 +153,8 @@ def inversions(boards, *, method: str = "auto", check: bool = True, chunks=None)
     check = options.flag(check, "check")
     x = as_dask_boards(boards, chunks=chunks)
     if method == "bitmask" and x.shape[1] * x.shape[2] > 64:
-        raise ValueError(f"method 'bitmask' handles boards of at most 64 cells, got {x.shape[1] * x.shape[2]}")
+        raise ShapeError(x.shape[1:], f"method 'bitmask' handles boards of at most 64 cells, got {x.shape[1] * x.shape[2]}",
+                         expected=64)  # fmt: skip
     return x.map_blocks(_inversions_chunk, method, check, drop_axis=[1, 2], dtype=np.int64,
                         meta=np.array((), np.int64))
 
@@ -165,7 +166,7 @@ def reachable(a, b, *, check: bool = True, chunks=None) -> "da.Array":
     m, n = x.shape[1:]
     if isinstance(b, da.Array) and b.ndim == 3:
         if b.shape != x.shape:
-            raise ValueError(f"a holds {x.shape[0]} boards of {m}x{n} and b has shape {b.shape}")
+            raise ShapeError(b.shape, f"a holds {x.shape[0]} boards of {m}x{n} and b has shape {b.shape}", expected=x.shape)
         y = b.rechunk((x.chunks[0], m, n))
         return da.map_blocks(_reachable_chunk, x, y, check, drop_axis=[1, 2], dtype=bool, meta=np.array((), bool))
     b = np.asarray(b)
@@ -280,7 +281,7 @@ def from_npy(path, *, chunks=None) -> "da.Array":
     chunks = options.positive(chunks, "chunks", none=True)
     header, name = _read_header(os.fspath(path))
     if header.single:
-        raise ValueError(f"{name}: holds one board (m, n); from_npy reads a batch (B, m, n)")
+        raise BoardFileError(name, "holds one board (m, n); from_npy reads a batch (B, m, n)")
     path = os.path.abspath(os.fspath(path))
     shape, dtype = tuple(int(v) for v in header.shape), np.dtype(header.dtype)
     count, m, n = shape

@@ -26,7 +26,7 @@ from .distances import distance_table
 from .distances.exact import PDB_SHAPES
 from .distances.multi import slide_neighbours
 from .distances.table import MAX_TABLE_CELLS
-from .errors import OptionError, OptionTypeError
+from .errors import OptionError, OptionTypeError, ShapeError
 from .moves import MOVE_CHARS
 from .notation import check_metric
 
@@ -115,7 +115,8 @@ def hints(board, goal=None, *, metric="stm", time_limit=None, max_nodes=None):
     if m * n <= MAX_TABLE_CELLS:
         out = _table_hints(batch, target, metric)
     elif metric == "mtm":
-        raise ValueError(f"multi-tile hints need the multi-tile table: boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}")
+        raise ShapeError((m, n), f"multi-tile hints need the multi-tile table: boards of at most {MAX_TABLE_CELLS} cells, "
+                         f"got {m}x{n}", expected=MAX_TABLE_CELLS)  # fmt: skip
     elif m * n <= MAX_HINT_CELLS:
         out = [_solved_hint(b, target, time_limit, max_nodes) for b in batch]
     else:
@@ -185,7 +186,8 @@ def _best_hint(board, goal, time_limit, max_nodes):
 
     solution = solve(board, goal=goal, max_nodes=max_nodes, time_limit=time_limit)
     if not solution.solved:
-        raise ValueError("the budget ran out before any solution was found; give a larger time_limit or max_nodes")
+        raise OptionError("time_limit, max_nodes", (time_limit, max_nodes),
+                          "ran out before any solution was found; give a larger time_limit or max_nodes")  # fmt: skip
     first = (solution.moves[0],) if solution.length else ()
     return Hint(solution.length, first, solution.status == "optimal" and solution.length <= 1)
 
@@ -194,10 +196,11 @@ def _table_for_one(board, goal, metric, what):
     metric = check_metric(metric)
     batch, single = as_boards(board, label="board")
     if not single:
-        raise ValueError(f"{what} takes one board (m, n), got a batch of shape {batch.shape}")
+        raise ShapeError(batch.shape, f"{what} takes one board (m, n), got a batch of shape {batch.shape}")
     m, n = batch.shape[1:]
     if m * n > MAX_TABLE_CELLS:
-        raise ValueError(f"{what} needs a distance table: boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}")
+        raise ShapeError((m, n), f"{what} needs a distance table: boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}",
+                         expected=MAX_TABLE_CELLS)  # fmt: skip
     target = as_goal(goal, m, n)
     return batch[0], distance_table(m, n, target, metric=metric), metric
 

@@ -36,7 +36,7 @@ from numba import prange
 
 from ._jit import jit, pjit, split_threads
 from .boards import as_goal, board_dtype, check_shape
-from .errors import OptionError, OptionTypeError
+from .errors import OptionError, OptionTypeError, ShapeError
 from .generate import check_count, seed_key
 from .generate.random_kernels import mix64
 
@@ -198,7 +198,8 @@ def _check_options(m, n, count, distance, goal, exact, time_limit):
 
         span = check_distance(distance, m, n)
     elif m * n > MAX_EXACT_CELLS and min(m, n) > 1 and exact:
-        raise ValueError(
+        raise ShapeError(
+            (m, n),
             f"exact distances of uniform random {m}x{n} boards are out of reach (optimal solves of boards of "
             f"more than {MAX_EXACT_CELLS} cells take minutes to hours each); pass exact=False for admissible "
             "bounds with a flag, or distance= for boards near the goal"

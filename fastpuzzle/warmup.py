@@ -131,11 +131,12 @@ def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = T
     True
     """
     from .boards import goal_board
+    from .errors import OptionTypeError
 
     goal_board(m, n)  # validates the shape
     for flag, what in ((judge, "judge"), (solver, "solver")):
         if not isinstance(flag, bool):
-            raise TypeError(f"{what} must be True or False, got {flag!r}")
+            raise OptionTypeError(what, flag, "must be True or False")
     before = _cache_counts() if "numba" in sys.modules else (0, 0)
     start = time.perf_counter()
     from ._jit import PARALLEL_MIN_CELLS

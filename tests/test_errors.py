@@ -76,3 +76,81 @@ def test_board_file_error_from_the_reader(tmp_path):
     path.write_text("# nothing\n")
     with pytest.raises(fp.NoBoards):
         fp.load_boards(path)
+
+
+# raises of the built-in ValueError/TypeError that stay, each with its reason: (module, first words of the message)
+PLAIN_RAISES_ALLOWED = {
+    # stepping a vector environment whose ended boards were not reset (autoreset disabled) is an
+    # error of call order, not of a value: no option or board to name
+    ("fastpuzzle/env/vector.py", "some boards ended their episode"),
+}
+
+
+def _plain_raises():
+    """``(module, message start, line)`` of every ``raise ValueError(...)`` / ``raise TypeError(...)``
+    of the built-in classes in the package."""
+    import ast
+    from pathlib import Path
+
+    root = Path(fp.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        shadowed = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Raise) or node.exc is None:
+                continue
+            call = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if isinstance(call, ast.Name) and call.id in ("ValueError", "TypeError") and call.id not in shadowed:
+                args = node.exc.args if isinstance(node.exc, ast.Call) else []
+                text = ""
+                if args and isinstance(args[0], ast.Constant):
+                    text = str(args[0].value)
+                elif args and isinstance(args[0], ast.JoinedStr):
+                    text = "".join(str(v.value) for v in args[0].values if isinstance(v, ast.Constant))
+                found.append((path.relative_to(root.parent).as_posix(), text, node.lineno))
+    return found
+
+
+def test_no_bad_input_raises_a_plain_builtin_error():
+    stray = [(module, line, text) for module, text, line in _plain_raises()
+             if not any(module == m and text.startswith(start) for m, start in PLAIN_RAISES_ALLOWED)]  # fmt: skip
+    assert not stray, "raise the classes of fastpuzzle.errors instead: " + "; ".join(f"{m}:{n} {t!r}" for m, n, t in stray)
+
+
+def test_the_allow_list_names_only_raises_that_exist():
+    present = {(module, text) for module, text, _ in _plain_raises()}
+    for module, start in PLAIN_RAISES_ALLOWED:
+        assert any(m == module and t.startswith(start) for m, t in present), (module, start)
+
+
+MOVE_AND_SHAPE_CASES = [
+    (fp.ShapeError, ValueError, fp.ShapeError((6, 6), "IDA* handles boards of at most 25 cells, got 6x6", expected=25),
+     {"shape": (6, 6), "expected": 25}),
+    (fp.MoveError, ValueError, fp.MoveError(2, "U", "('U') is illegal", board=4), {"index": 2, "move": "U", "board": 4}),
+]
+
+
+@pytest.mark.parametrize("cls, base, error, facts", MOVE_AND_SHAPE_CASES, ids=[c[0].__name__ for c in MOVE_AND_SHAPE_CASES])
+def test_shape_and_move_errors_pickle_with_their_facts(cls, base, error, facts):
+    test_class_base_facts_and_pickle(cls, base, error, facts)
+
+
+def test_shape_move_and_option_errors_raised_where_promised():
+    from fastpuzzle.pdb import build_partition
+
+    with pytest.raises(fp.ShapeError) as info:
+        fp.solve(np.stack([fp.goal_board(3, 3)] * 2))
+    assert info.value.shape == (2, 3, 3)
+    with pytest.raises(fp.MoveError) as info:
+        fp.apply_moves([[1, 2], [3, 0]], "DD")
+    assert info.value.index == 0 and info.value.move == "D"
+    with pytest.raises(fp.MoveError) as info:
+        fp.Solution(np.array([0, 7], np.uint8))
+    assert (info.value.index, info.value.move) == (1, 7) and "move 1 has code 7" in str(info.value)
+    with pytest.raises(fp.OptionError) as info:
+        fp.inversions([[1, 2], [3, 0]], method="quick")
+    assert info.value.option == "method" and info.value.value == "quick"
+    with pytest.raises(fp.OptionError) as info:
+        build_partition((3, 3), [(1, 2), (2, 3)])
+    assert info.value.option == "partition" and info.value.value == 2

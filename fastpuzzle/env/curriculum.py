@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..boards import as_goal
+from ..errors import OptionError, OptionTypeError
 
 __all__ = ["Curriculum", "check_curriculum"]
 
@@ -38,11 +39,9 @@ def check_curriculum(spec, m, n):
             return "distance", check_distance(value, m, n)
         if kind == "scramble":
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-                raise ValueError(f"curriculum scramble length must be a whole number >= 0, got {value!r}")
+                raise OptionError("curriculum scramble length", value, "must be a whole number >= 0")
             return "scramble", int(value)
-    raise ValueError(
-        f"curriculum must be 'uniform', {{'distance': k or (lo, hi)}} or {{'scramble': k}}, got {spec!r}"
-    )
+    raise OptionError("curriculum", spec, "must be 'uniform', {'distance': k or (lo, hi)} or {'scramble': k}")
 
 
 class Curriculum:
@@ -61,7 +60,7 @@ class Curriculum:
         self.kind, self.value = check_curriculum(spec, m, n)
         self.goal = as_goal(goal, m, n)
         if not isinstance(random_goal, (bool, np.bool_)):
-            raise TypeError(f"random_goal must be True or False, got {random_goal!r}")
+            raise OptionTypeError("random_goal", random_goal, "must be True or False")
         self.random_goal = bool(random_goal)
 
     def renewed(self, spec):

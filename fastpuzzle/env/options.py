@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..boards import as_goal, board_dtype, check_shape
-from ..errors import OptionError, OptionTypeError
+from ..errors import OptionError, OptionTypeError, ShapeError
 from .curriculum import Curriculum
 from .kernel import REWARD_CODES
 
@@ -77,7 +77,7 @@ class EnvOptions:
         check_shape(m, n)
         m, n = int(m), int(n)
         if m * n > 256:
-            raise ValueError(f"the environments hold boards of at most 256 cells (uint8), got {m}x{n}")
+            raise ShapeError((m, n), f"the environments hold boards of at most 256 cells (uint8), got {m}x{n}", expected=256)
         goal = as_goal(goal, m, n)
         cur = Curriculum(m, n, curriculum, goal=goal, random_goal=random_goal)
         reward_fn, exact, code = None, False, REWARD_CODES["none"]
@@ -88,11 +88,12 @@ class EnvOptions:
                 from ..distances.table import MAX_TABLE_CELLS
 
                 if m * n > MAX_TABLE_CELLS or random_goal:
-                    raise ValueError(
-                        f"reward='distance' reads the distance table: boards of at most {MAX_TABLE_CELLS} cells "
-                        f"and a fixed goal (got {m}x{n}{', random_goal=True' if random_goal else ''}); "
-                        "use 'manhattan' for a dense reward elsewhere"
-                    )
+                    raise OptionError(
+                        "reward", reward,
+                        f"reads the distance table: boards of at most {MAX_TABLE_CELLS} cells and a fixed goal "
+                        f"(these are {m}x{n}{', random_goal=True' if random_goal else ''}); "
+                        "use 'manhattan' for a dense reward elsewhere",
+                    )  # fmt: skip
                 exact = True
             else:
                 code = REWARD_CODES[reward]

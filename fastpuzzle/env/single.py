@@ -12,6 +12,7 @@ import numpy as np
 import gymnasium as gym
 from gymnasium.error import ResetNeeded
 
+from ..errors import MoveError, OptionError
 from ..manhattan import cell_distances
 from ..steps import move_tables
 from .options import EnvOptions, board_text, reward_values
@@ -78,7 +79,7 @@ class SlidingPuzzleEnv(gym.Env):
         if "curriculum" in options:
             self.options.curriculum = self.options.curriculum.renewed(options.pop("curriculum"))
         if options:
-            raise ValueError(f"unknown reset options: {', '.join(map(str, options))}")
+            raise OptionError("reset options", sorted(map(str, options)), "are unknown reset options")
         boards, goals = self.options.curriculum.draw(1, self.np_random)
         self._ready = True
         self._board[:] = boards[0]
@@ -108,11 +109,11 @@ class SlidingPuzzleEnv(gym.Env):
             if isinstance(action, (np.integer, int)) and not isinstance(action, (bool, np.bool_)):
                 action = int(action)
             elif not (isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"):
-                raise ValueError(f"action must be a move code 0..3 (U, L, R, D), got {action!r}")
+                raise OptionError("action", action, "must be a move code 0..3 (U, L, R, D)")
             else:
                 action = int(action)
             if not 0 <= action <= 3:
-                raise ValueError(f"action must be a move code 0..3 (U, L, R, D), got {action}")
+                raise OptionError("action", action, "must be a move code 0..3 (U, L, R, D)")
         opts = self.options
         z = self._blank
         t = self._targets[z][action]
@@ -122,7 +123,7 @@ class SlidingPuzzleEnv(gym.Env):
         change = 0
         if illegal:
             if not opts.stay:
-                raise ValueError(f"action {int(action)} takes the blank off the {opts.m}x{opts.n} board")
+                raise MoveError(None, int(action), f"is action {int(action)}: it takes the blank off the {opts.m}x{opts.n} board")
         else:
             buf = self._buf
             tile = buf[t]

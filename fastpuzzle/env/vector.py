@@ -9,7 +9,7 @@ from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..errors import OptionError
+from ..errors import MoveError, OptionError
 from .._jit import split_threads
 from ..memory import check_allocation
 from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, random_actions
@@ -205,13 +205,13 @@ class SlidingPuzzleVectorEnv(VectorEnv):
             self.options.curriculum = self.options.curriculum.renewed(options.pop("curriculum"))
         mask = options.pop("reset_mask", None)
         if options:
-            raise ValueError(f"unknown reset options: {', '.join(map(str, options))}")
+            raise OptionError("reset options", sorted(map(str, options)), "are unknown reset options")
         if mask is None:
             idx = np.arange(self.num_envs)
         else:
             mask = np.asarray(mask)
             if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
-                raise ValueError(f"reset_mask must be a boolean array of shape ({self.num_envs},)")
+                raise OptionError("reset_mask", f"{mask.dtype} {mask.shape}", f"must be a boolean array of shape ({self.num_envs},)")
             idx = np.flatnonzero(mask)
         _, _, _, illegal, action_mask = self._out
         self._reset_envs(idx, action_mask)
@@ -227,12 +227,14 @@ class SlidingPuzzleVectorEnv(VectorEnv):
     def _check_actions(self, actions):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
-            raise ValueError(f"actions must be {self.num_envs} integer move codes 0..3, got {actions.dtype} {actions.shape}")
+            raise OptionError("actions", f"{actions.dtype} {actions.shape}", f"must be {self.num_envs} integer move codes 0..3")
         if not actions.flags.c_contiguous:
             actions = np.ascontiguousarray(actions)
         # one pass: a negative code read as unsigned is past 3 too
         if actions.size and actions.view(actions.dtype.str.replace("i", "u")).max() > 3:
-            raise ValueError("actions are move codes 0..3 (U, L, R, D)")
+            bad = int(np.flatnonzero(actions.view(actions.dtype.str.replace("i", "u")) > 3)[0])
+            raise MoveError(None, int(actions[bad]), f"is {int(actions[bad])}; actions are move codes 0..3 (U, L, R, D)",
+                            board=bad)  # fmt: skip
         return actions
 
     def step(self, actions):
@@ -276,12 +278,14 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         mask32 = mask.view(np.uint32).reshape(-1)
         if self._any_pending:
             if self.autoreset_mode == AutoresetMode.DISABLED:
+                # the order of calls, not a bad value: stays a plain ValueError (allow-listed in tests/test_errors.py)
                 raise ValueError("some boards ended their episode: reset them first (autoreset is disabled)")
             self._reset_envs(np.flatnonzero(self._pending), mask)
         if not opts.stay and not draw:
             bad = np.flatnonzero(~self._pending & (self._targets[self._blanks, actions] < 0))
             if bad.size:
-                raise ValueError(f"action {int(actions[bad[0]])} of board {int(bad[0])} takes the blank off the board")
+                raise MoveError(None, int(actions[bad[0]]), f"is action {int(actions[bad[0]])}: it takes the blank off the board",
+                                board=int(bad[0]))  # fmt: skip
         fn = opts.reward_fn
         skip = self._pending.copy() if (fn is not None or self._table is not None) and self._any_pending else None
         previous = self._boards.copy() if fn is not None else None

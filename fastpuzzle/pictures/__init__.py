@@ -44,10 +44,12 @@ class Board:
 
     def __init__(self, board, *, goal=None, scheme=None):
         from ..boards import as_boards, as_goal
+        from ..errors import ShapeError
 
         batch, single = as_boards(board, label="board")
         if not single:
-            raise ValueError(f"Board wraps one board (m, n), got a batch of shape {batch.shape}; use draw() for a batch")
+            raise ShapeError(batch.shape, f"Board wraps one board (m, n), got a batch of shape {batch.shape}; "
+                             "use draw() for a batch")  # fmt: skip
         self.array = batch[0]
         self.goal = as_goal(goal, *self.array.shape)
         self.scheme = scheme

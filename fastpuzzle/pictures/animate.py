@@ -16,7 +16,7 @@ import numbers as _numbers
 import numpy as np
 
 from ..boards import as_boards, as_goal
-from ..errors import OptionError, OptionTypeError
+from ..errors import MoveError, OptionError, OptionTypeError, ShapeError
 from ..moves import apply_codes
 from .colours import text_colour, tile_colours, tile_values
 from .svg import NUMBERS_MAX_SIDE, Picture, board_svg, check_scheme, svg_document
@@ -64,9 +64,9 @@ class Animation(Picture):
         1
         """
         if isinstance(k, bool) or not isinstance(k, _numbers.Integral):
-            raise TypeError(f"frame number must be an integer, got {k!r}")
+            raise OptionTypeError("frame number", k, "must be an integer")
         if not 0 <= k <= self.length:
-            raise ValueError(f"frame {k} does not exist: the animation has frames 0..{self.length}")
+            raise OptionError("frame", k, f"does not exist: the animation has frames 0..{self.length}")
         m, n = self.boards.shape[1:]
         cell = self._cell
         pad, width, height = _frame_size(m, n, cell)
@@ -120,7 +120,7 @@ def _positions(start, codes):
     for k in range(len(codes)):
         bad = apply_codes(cells, m, n, codes[k : k + 1])
         if bad >= 0:
-            raise ValueError(f"move {k} is illegal: it takes the blank off the {m}x{n} board")
+            raise MoveError(k, int(codes[k]), f"is illegal: it takes the blank off the {m}x{n} board")
         boards[k + 1] = cells
         where[k + 1, cells.astype(np.int64)] = np.arange(m * n)
     return where, boards.reshape(-1, m, n)
@@ -158,15 +158,15 @@ def animate(board, moves, *, goal=None, scheme=None, cell=None, seconds_per_move
 
     batch, single = as_boards(board, label="board")
     if not single:
-        raise ValueError(f"animate takes one board (m, n), got a batch of shape {batch.shape}")
+        raise ShapeError(batch.shape, f"animate takes one board (m, n), got a batch of shape {batch.shape}")
     start = batch[0]
     m, n = start.shape
     if max(m, n) > NUMBERS_MAX_SIDE:
-        raise ValueError(f"animate draws boards of at most {NUMBERS_MAX_SIDE} cells a side, got {m}x{n}")
+        raise ShapeError((m, n), f"animate draws boards of at most {NUMBERS_MAX_SIDE} cells a side, got {m}x{n}")
     codes = getattr(moves, "codes", None)
     codes = encode_moves(moves, notation=notation) if codes is None else codes
     if len(codes) > MAX_ANIMATED_MOVES:
-        raise ValueError(f"animate plays at most {MAX_ANIMATED_MOVES} moves, got {len(codes)}")
+        raise OptionError("moves", f"{len(codes)} moves", f"must be at most {MAX_ANIMATED_MOVES} moves (what animate plays)")
     if isinstance(seconds_per_move, bool) or not isinstance(seconds_per_move, _numbers.Real):
         raise OptionTypeError("seconds_per_move", seconds_per_move, "must be a number")
     if not 0.01 <= seconds_per_move <= 60:
@@ -176,7 +176,7 @@ def animate(board, moves, *, goal=None, scheme=None, cell=None, seconds_per_move
     if cell is None:
         cell = 40.0
     elif isinstance(cell, bool) or not isinstance(cell, _numbers.Real) or not 0 < cell < 10_000:
-        raise ValueError(f"cell must be a positive number of pixels, got {cell!r}")
+        raise OptionError("cell", cell, "must be a positive number of pixels")
     where, boards = _positions(start, codes)
     svg, width, height = _animated_svg(where, boards, target, scheme, float(cell), float(seconds_per_move))
     return Animation(svg, width, height, boards, target, scheme, float(cell), float(seconds_per_move))

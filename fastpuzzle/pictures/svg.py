@@ -16,7 +16,7 @@ import numbers as _numbers
 import numpy as np
 
 from ..boards import as_boards, as_goal
-from ..errors import OptionError, OptionTypeError
+from ..errors import OptionError, OptionTypeError, ShapeError
 from .colours import BLANK_COLOUR, SCHEMES, text_colour, tile_colours, tile_values
 
 __all__ = ["Picture", "draw", "NUMBERS_MAX_SIDE", "MAX_DRAWN_CELLS", "check_scheme", "board_svg", "svg_document"]
@@ -63,7 +63,7 @@ class Picture:
     def png(self, *, scale: float = 1.0) -> bytes:
         """The picture rasterised to PNG bytes (needs ``cairosvg``: ``pip install cairosvg``)."""
         if isinstance(scale, bool) or not isinstance(scale, _numbers.Real) or not (0 < scale <= 16):
-            raise ValueError(f"scale must be a number in (0, 16], got {scale!r}")
+            raise OptionError("scale", scale, "must be a number in (0, 16]")
         try:
             import cairosvg
         except ImportError:  # pragma: no cover - depends on the installation
@@ -188,9 +188,10 @@ def draw(boards, *, scheme=None, goal=None, cell=None, numbers=None, columns=Non
     batch, _ = as_boards(boards, check=check, label="boards")
     count, m, n = batch.shape
     if count == 0:
-        raise ValueError("boards is an empty batch: nothing to draw")
+        raise ShapeError((0, m, n), "boards is an empty batch: nothing to draw")
     if count * m * n > MAX_DRAWN_CELLS:
-        raise ValueError(f"boards hold {count * m * n:,} cells; a picture draws at most {MAX_DRAWN_CELLS:,}")
+        raise ShapeError((count, m, n), f"boards hold {count * m * n:,} cells; a picture draws at most {MAX_DRAWN_CELLS:,}",
+                         expected=MAX_DRAWN_CELLS)  # fmt: skip
     if numbers is not None and not isinstance(numbers, bool):
         raise OptionTypeError("numbers", numbers, "must be True, False or None")
     if not isinstance(check, bool):

@@ -27,7 +27,7 @@ from ..._jit import jit, pjit, use_threads
 from ...atomic import save_array, write_text
 from ...cachefile import describe_array
 from ...boards import as_boards, relabel_table
-from ...errors import OptionError, OptionTypeError, ShapeError
+from ...errors import BoardError, OptionError, OptionTypeError, ShapeError
 from ...moves import board_symmetries
 from .ranking import placement_weights, prefetch, rank_placement
 
@@ -225,11 +225,12 @@ class GoalPlan:
                 # the user's move order (U L R D) as codes on the image board
                 self.move_order = tuple(int(c) for c in code_map)
                 return
-        raise ValueError(
-            f"database {db.name!r} measures distance to a goal with the blank at cell {blank_db}; "
-            f"no symmetry of the {m}x{n} board brings this goal's blank there.  Build a database for "
-            "this goal with fastpuzzle.pdb.build_partition(shape, partition, goal=goal)"
-        )
+        raise BoardError(
+            "goal", None,
+            f"has its blank where no symmetry of the {m}x{n} board brings it to cell {blank_db}, the blank of "
+            f"database {db.name!r}'s goal.  Build a database for this goal with "
+            "fastpuzzle.pdb.build_partition(shape, partition, goal=goal)",
+        )  # fmt: skip
 
     def map_board(self, board: np.ndarray) -> np.ndarray:
         """The board (or batch) as the database sees it."""
