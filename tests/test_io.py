@@ -119,6 +119,19 @@ def test_text_errors_name_file_and_line(tmp_path):
         read_text_boards(b"1 2 3 4 5 6 7 8 0\n", "x", shape=(2, 3), fmt="lines")
 
 
+@pytest.mark.parametrize("text, token, line, column", [
+    (b"+1 2 3 0\n", "+1", 1, 1),
+    (b"1 2\n3 -0\n", "-0", 2, 3),
+    (b"1 2 3 +0\n", "+0", 1, 7),
+    (b"1 2\n+3 0\n\n0 1\n2 3\n", "+3", 2, 1),  # grids too
+])
+def test_a_signed_tile_is_refused_naming_its_token(text, token, line, column):
+    with pytest.raises(BoardFileError) as info:
+        read_text_boards(text, "x")
+    error = info.value
+    assert error.reason.startswith(f"'{token}' is not a tile") and (error.line, error.column) == (line, column)
+
+
 def test_npy_streaming_round_trip(tmp_path):
     boards = random_permutations(4, 4, count=10007, seed=3)
     p = tmp_path / "b.npy"
