@@ -157,7 +157,7 @@ def decode_moves(codes, *, notation="blank", fold=False) -> str:
     >>> decode_moves([4])
     Traceback (most recent call last):
     ...
-    ValueError: move 0 has code 4; move codes are 0..3 (U, L, R, D)
+    fastpuzzle.errors.MoveError: move 0 has code 4; move codes are 0..3 (U, L, R, D)
     """
     notation = _check_notation(notation)
     if not isinstance(fold, bool):

@@ -147,11 +147,11 @@ def test_automaton_check_compares_the_rebuild_with_the_stored_table(monkeypatch,
 
 
 def test_automaton_refuses_bad_lengths():
-    with pytest.raises(ValueError, match="at least 2"):
+    with pytest.raises(fp.OptionError, match="max_length must be a whole number >= 2, got 1"):
         move_automaton(1)
-    with pytest.raises(TypeError, match="integer"):
+    with pytest.raises(fp.OptionTypeError, match="whole number"):
         move_automaton(2.0)
-    with pytest.raises(TypeError, match="integer"):
+    with pytest.raises(fp.OptionTypeError, match="whole number"):
         build_move_automaton(True)
 
 

@@ -376,8 +376,9 @@ def test_reachable_shape_errors():
 
 
 def test_unknown_method():
-    with pytest.raises(ValueError, match="unknown method 'quick'"):
+    with pytest.raises(fp.OptionError, match="unknown method; choose 'auto'") as info:
         fp.inversions(fp.goal_board(3, 3), method="quick")
+    assert (info.value.option, info.value.value) == ("method", "quick")
 
 
 def test_check_false_skips_permutation_check_but_agrees_on_valid_boards(rng):
