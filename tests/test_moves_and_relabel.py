@@ -4,6 +4,7 @@ against plain-Python definitions."""
 import numpy as np
 import pytest
 
+from fastpuzzle.errors import OptionError, OptionTypeError
 from fastpuzzle.boards import cell_colours, goal_board, goal_cells, relabel_for_goal, relabel_table
 from fastpuzzle.generate import random_permutations, random_solvable
 from fastpuzzle.moves import (
@@ -147,11 +148,11 @@ def test_automaton_check_compares_the_rebuild_with_the_stored_table(monkeypatch,
 
 
 def test_automaton_refuses_bad_lengths():
-    with pytest.raises(fp.OptionError, match="max_length must be a whole number >= 2, got 1"):
+    with pytest.raises(OptionError, match="max_length must be a whole number >= 2, got 1"):
         move_automaton(1)
-    with pytest.raises(fp.OptionTypeError, match="whole number"):
+    with pytest.raises(OptionTypeError, match="whole number"):
         move_automaton(2.0)
-    with pytest.raises(fp.OptionTypeError, match="whole number"):
+    with pytest.raises(OptionTypeError, match="whole number"):
         build_move_automaton(True)
 
 
