@@ -4,8 +4,8 @@ against plain-Python definitions."""
 import numpy as np
 import pytest
 
-from fastpuzzle.errors import OptionError, OptionTypeError
 from fastpuzzle.boards import cell_colours, goal_board, goal_cells, relabel_for_goal, relabel_table
+from fastpuzzle.errors import OptionError, OptionTypeError
 from fastpuzzle.generate import random_permutations, random_solvable
 from fastpuzzle.moves import (
     AUTOMATON_START, COL_STEP, MOVE_BYTES, MOVE_CHARS, ROW_STEP, UNDO, apply_moves, move_letters, move_codes,
