@@ -132,18 +132,17 @@ def _ranks_block(key, lo, hi, N, k, fact, sel, row_parity, tile_of, thresh, boar
         ranks[i] = (lehmer >> 1) * N + b
 
 
-def _uniform_table(table, size, rng):
-    """``size`` boards uniform over the table's space and their labels (:func:`_uniform_range`)."""
+def _uniform_table(table, size, rng, boards, labels):
+    """``size`` boards uniform over the table's space into ``boards`` (size, m, n) and their labels
+    into ``labels`` (:func:`_uniform_range`)."""
     space = table.space
     N, k = space.cells, space.k
     key = int(rng.integers(0, 1 << 63, dtype=np.int64))
     thresh = np.array([(1 << 32) % s if s else 0 for s in range(N + 1)], np.uint64)
-    boards = np.empty((size, N), board_dtype(N))
-    labels = np.empty(size, np.int64)
+    boards = boards.reshape(size, N)  # a view: the caller's rows are contiguous
     depths = np.asarray(table.depths)
     split_threads(lambda lo, hi: _uniform_range(key, lo, hi, N, k, space.fact, space.sel, space.row_parity,
                                                 space.tile_of, thresh, depths, boards, labels), size, align=1024)
-    return boards.reshape(size, space.m, space.n), labels
 
 
 _POOL: dict = {}
@@ -223,23 +222,40 @@ def labelled_chunks(m, n, count, *, distance=None, seed=None, goal=None, exact=T
     return _chunks(m, n, count, target, span, key, exact, time_limit)
 
 
-def _chunks(m, n, count, goal, span, key, exact, time_limit):
+def _outputs(m, n, count):
+    """Empty ``(boards, labels, is_exact)`` for ``count`` boards."""
+    return np.empty((count, m, n), board_dtype(m * n)), np.empty(count, np.int64), np.empty(count, np.bool_)
+
+
+def _chunks(m, n, count, goal, span, key, exact, time_limit, out=None):
+    """The chunks, each written into its rows of ``out`` (:func:`_outputs` of ``count``) when given:
+    one allocation for the whole answer, not one per chunk and a concatenation."""
     for j, start in enumerate(range(0, count, CHUNK_BOARDS)):
         size = min(CHUNK_BOARDS, count - start)
-        boards, labels, ok = _draw(m, n, size, goal, span, _stream(key, j), exact, time_limit)
-        yield start, boards, labels, ok
+        rows = _outputs(m, n, size) if out is None else tuple(a[start : start + size] for a in out)
+        _draw(m, n, size, goal, span, _stream(key, j), exact, time_limit, rows)
+        yield (start, *rows)
 
 
-def _draw(m, n, size, goal, span, rng, exact, time_limit):
-    """One chunk: ``size`` boards, their labels and which labels are exact."""
+def _draw(m, n, size, goal, span, rng, exact, time_limit, out):
+    """One chunk into ``out``: ``size`` boards, their labels and which labels are exact."""
+    from .distances.table import MAX_TABLE_CELLS, distance_table
+
+    boards, labels, ok = out
+    ok[:] = True
+    if span is None and m * n <= MAX_TABLE_CELLS and min(m, n) > 1:
+        _uniform_table(distance_table(m, n, goal=goal), size, rng, boards, labels)
+        return
+    boards[:], labels[:], ok[:] = _drawn(m, n, size, goal, span, rng, exact, time_limit)
+
+
+def _drawn(m, n, size, goal, span, rng, exact, time_limit):
+    """One chunk as new arrays (every case but uniform boards of a table's space)."""
     from .distances.table import MAX_TABLE_CELLS, distance_table
 
     every = np.ones(size, np.bool_)
     if m * n <= MAX_TABLE_CELLS:
         table = distance_table(m, n, goal=goal)
-        if span is None and not table.space.line:
-            boards, labels = _uniform_table(table, size, rng)
-            return boards, labels, every
         if span is None:
             ranks = rng.integers(0, table.size, size=size, dtype=np.int64)
         else:
@@ -352,12 +368,7 @@ def labelled_boards(m, n, count, *, distance=None, seed=None, goal=None, exact=T
     from .memory import check_allocation
 
     check_allocation(count * (m * n * board_dtype(m * n).itemsize + 9), f"{count:,} labelled {m}x{n} boards")
-    parts = list(_chunks(m, n, count, target, span, key, exact, time_limit))
-    if parts:
-        boards = np.concatenate([p[1] for p in parts]) if len(parts) > 1 else parts[0][1]
-        labels = np.concatenate([p[2] for p in parts]) if len(parts) > 1 else parts[0][2]
-        ok = np.concatenate([p[3] for p in parts]) if len(parts) > 1 else parts[0][3]
-    else:
-        boards = np.empty((0, m, n), board_dtype(m * n))
-        labels, ok = np.empty(0, np.int64), np.empty(0, np.bool_)
+    boards, labels, ok = out = _outputs(m, n, count)
+    for _ in _chunks(m, n, count, target, span, key, exact, time_limit, out):
+        pass
     return (boards, labels) if exact else (boards, labels, ok)

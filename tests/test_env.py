@@ -254,3 +254,30 @@ def test_random_goal_rewards_and_ends_against_each_boards_goal():
         solved += int(term.sum())
         h = np.array([fp.heuristics.manhattan(obs[b], goal=goals[b]) for b in range(300)]).reshape(-1)
     assert solved > 0  # two moves from the goal: some random walks go back (the terminal rule was exercised)
+
+
+@pytest.mark.parametrize("num_envs", [5, 20_000])  # serial, and split over threads
+def test_vector_refuses_bad_actions_before_any_board_moves(num_envs):
+    env = SlidingPuzzleVectorEnv(num_envs, 3, 3, illegal="raise")
+    obs, info = env.reset(seed=2)
+    before = obs.copy()
+    legal = np.argmax(info["action_mask"], axis=1)  # a legal code for every board
+    for dtype in (np.int64, np.int8, np.uint8):
+        for bad_board, code in ((num_envs - 1, 4), (num_envs // 2, -1)):
+            actions = legal.astype(dtype)
+            actions[bad_board] = np.array(code).astype(dtype)
+            with pytest.raises(fp.MoveError, match=f"board {bad_board}: move is"):
+                env.step(actions)
+            assert (env._boards == before).all()
+    off = np.flatnonzero(~info["action_mask"][num_envs - 1])[0]
+    actions = legal.copy()
+    actions[num_envs - 1] = off
+    with pytest.raises(fp.MoveError, match=f"board {num_envs - 1}: move is action {off}: it takes the blank off"):
+        env.step(actions)
+    assert (env._boards == before).all()
+    lenient = SlidingPuzzleVectorEnv(num_envs, 3, 3, illegal="stay")
+    obs, info = lenient.reset(seed=2)
+    obs2, _, _, _, info2 = lenient.step(actions)  # off the board: the board stays, flagged
+    assert (obs2[-1] == obs[-1]).all() and info2["illegal"][-1] and not info2["illegal"][:-1].any()
+    with pytest.raises(ValueError, match="move codes"):
+        lenient.step(np.full(num_envs, 7))

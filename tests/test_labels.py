@@ -61,6 +61,14 @@ def test_chunks_are_one_stream(monkeypatch):
     assert (np.concatenate([p[2] for p in parts]) == d).all()
     prefix, dp = fp.labelled_boards(3, 3, 100, seed=7)
     assert (prefix == whole[:100]).all() and (dp == d[:100]).all()
+    # the other ways a chunk is drawn write into the answer's rows as well
+    for (m, n), kw in (((3, 3), dict(distance=(3, 6))), ((1, 5), {}), ((2, 2), dict(exact=False))):
+        got = fp.labelled_boards(m, n, 200, seed=3, **kw)
+        parts = list(fp.labelled_chunks(m, n, 200, seed=3, **kw))
+        assert len(parts) == 4
+        for k, array in enumerate(got):
+            assert (np.concatenate([p[1 + k] for p in parts]) == array).all()
+        assert (fp.distance(got[0]) == got[1]).all()
 
 
 def test_uniform_table_draws_cover_every_rank_on_any_thread_count():

@@ -20,7 +20,7 @@ from .._jit import jit
 from ..generate.random_kernels import mix64
 from ..manhattan import cell_distances
 
-__all__ = ["REWARD_CODES", "REWARD_WEIGHTS", "StepTables", "env_step", "env_refresh", "random_actions"]
+__all__ = ["REWARD_CODES", "REWARD_WEIGHTS", "StepTables", "env_step", "env_refresh", "random_actions", "first_bad_action"]
 
 #: Reward names computed inside the kernel, by code.
 REWARD_CODES = {"step": 0, "sparse": 1, "manhattan": 2, "none": 3}
@@ -156,3 +156,19 @@ def random_actions(blanks, moves, counts, key, counter, out, lo, hi):
     for i in range(lo, hi):
         b = _U(i)  # unsigned indices: no wraparound test (env_step)
         out[b] = _random_move(base, b, _U(blanks[b]), moves, counts)
+
+
+@jit
+def first_bad_action(actions, blanks, targets, pending, on_board, lo, hi):
+    """The first environment of ``lo .. hi`` whose action is not a move code 0..3 or, with
+    ``on_board``, takes the blank off the board (boards ``pending`` a reset are not moved: any code
+    passes there); -1 when every action is good.  One compiled pass: a NumPy gather of the targets
+    took a third of a 4x4 step at 100,000 boards."""
+    for i in range(lo, hi):
+        b = _U(i)
+        a = actions[b]
+        if a < 0 or a > 3:
+            return i
+        if on_board and not pending[b] and targets[_U(blanks[b]), _U(a)] < 0:
+            return i
+    return -1

@@ -12,7 +12,7 @@ from gymnasium.vector.utils import batch_space
 from ..errors import MoveError, OptionError
 from .._jit import split_threads
 from ..memory import check_allocation
-from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, random_actions
+from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, first_bad_action, random_actions
 from .options import EnvOptions, board_text, reward_values
 
 __all__ = ["SlidingPuzzleVectorEnv"]
@@ -230,12 +230,20 @@ class SlidingPuzzleVectorEnv(VectorEnv):
             raise OptionError("actions", f"{actions.dtype} {actions.shape}", f"must be {self.num_envs} integer move codes 0..3")
         if not actions.flags.c_contiguous:
             actions = np.ascontiguousarray(actions)
-        # one pass: a negative code read as unsigned is past 3 too
-        if actions.size and actions.view(actions.dtype.str.replace("i", "u")).max() > 3:
-            bad = int(np.flatnonzero(actions.view(actions.dtype.str.replace("i", "u")) > 3)[0])
-            raise MoveError(None, int(actions[bad]), f"is {int(actions[bad])}; actions are move codes 0..3 (U, L, R, D)",
-                            board=bad)  # fmt: skip
         return actions
+
+    def _refuse_bad_actions(self, actions, on_board):
+        """Raise on the first action that is no move code or (``on_board``) takes its blank off the board."""
+        t = self._tables
+        firsts = self._on_threads(lambda lo, hi: first_bad_action(actions, self._blanks, t.targets, self._pending,
+                                                                  on_board, lo, hi))
+        bad = next((int(f) for f in firsts if f >= 0), -1)
+        if bad < 0:
+            return
+        code = int(actions[bad])
+        if not 0 <= code <= 3:
+            raise MoveError(None, code, f"is {code}; actions are move codes 0..3 (U, L, R, D)", board=bad)
+        raise MoveError(None, code, f"is action {code}: it takes the blank off the board", board=bad)
 
     def step(self, actions):
         """Move every board by its action; returns ``(obs, rewards, terminated, truncated, info)``.
@@ -269,6 +277,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         if not self._ready:
             raise ResetNeeded("call reset() before step(): the environments have no boards yet")
         opts = self.options
+        if not draw:  # before anything changes: a refused step leaves every board as it was
+            self._refuse_bad_actions(actions, not opts.stay)
         copy = opts.copy
         if copy:
             obs, rewards, term, trunc, illegal, mask = self._fresh_outputs()
@@ -281,11 +291,6 @@ class SlidingPuzzleVectorEnv(VectorEnv):
                 # the order of calls, not a bad value: stays a plain ValueError (allow-listed in tests/test_errors.py)
                 raise ValueError("some boards ended their episode: reset them first (autoreset is disabled)")
             self._reset_envs(np.flatnonzero(self._pending), mask)
-        if not opts.stay and not draw:
-            bad = np.flatnonzero(~self._pending & (self._targets[self._blanks, actions] < 0))
-            if bad.size:
-                raise MoveError(None, int(actions[bad[0]]), f"is action {int(actions[bad[0]])}: it takes the blank off the board",
-                                board=int(bad[0]))  # fmt: skip
         fn = opts.reward_fn
         skip = self._pending.copy() if (fn is not None or self._table is not None) and self._any_pending else None
         previous = self._boards.copy() if fn is not None else None
