@@ -37,7 +37,7 @@ from numba import prange, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .._jit import jit, pjit
+from .._jit import jit, jit_inner, pjit
 
 __all__ = ["WALKERS", "cycle_scratch", "invariant_cycles_checked", "batch_invariant_cycles_checked",
            "batch_invariant_cycles_checked_par"]
@@ -78,7 +78,7 @@ def cycle_scratch(n_cells):
     return np.empty((3, (n_cells + 63) >> 6), np.uint64)
 
 
-@jit(inline="always")
+@jit_inner
 def _next_start(marked, cursor, n_cells):
     """First unmarked position at or after ``cursor``, or ``n_cells``."""
     w = cursor >> 6
@@ -97,7 +97,7 @@ def _next_start(marked, cursor, n_cells):
     return min((w << 6) + bit, n_cells)
 
 
-@jit(inline="always")
+@jit_inner
 def _ring_cycles(ring_starts, ring_stops, n_ring):
     """Cycles of the walker permutation "walker -> walker whose start it
     stopped at", over the walkers that stopped at another's start."""
@@ -119,7 +119,7 @@ def _ring_cycles(ring_starts, ring_stops, n_ring):
     return cycles
 
 
-@jit(inline="always")
+@jit_inner
 def _start_walker(marked, is_start, cursor, n_cells, pos, start, s, cells):
     """Put a new walker on slot ``s`` at the first unmarked position at or
     after ``cursor``; returns the new cursor (``n_cells``: none left, the

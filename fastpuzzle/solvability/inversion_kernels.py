@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._jit import jit, pjit
+from .._jit import jit, jit_inner, pjit
 
 # -- exact counts --------------------------------------------------------------
 
@@ -111,7 +111,7 @@ def _count_fenwick(cells, tree):
     return count
 
 
-@jit(inline="always")
+@jit_inner
 def _radix_groups(src, dst, level, n_tiles, first, last):
     """Stable partition by bit ``level`` of groups first..last-1 (each group:
     the values that share the bits above ``level``); returns the inversions
@@ -137,7 +137,7 @@ def _radix_groups(src, dst, level, n_tiles, first, last):
             c1 += bit
     return count
 
-@jit(inline="always")
+@jit_inner
 def _radix_load(cells, a):
     """Copy the tiles (blank skipped) into ``a`` as 0..N-2; return their number
     and the top bit level to partition on."""
@@ -207,7 +207,7 @@ def _count_bitmask(cells):
     return count
 
 
-@jit(inline="always")
+@jit_inner
 def popcount64(x):
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
@@ -215,7 +215,7 @@ def popcount64(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@jit(inline="always")
+@jit_inner
 def parity64(x):
     x ^= x >> np.uint64(32)
     x ^= x >> np.uint64(16)
@@ -229,7 +229,7 @@ def parity64(x):
 # -- parity (the invariant) ----------------------------------------------------
 
 
-@jit(inline="always")
+@jit_inner
 def _blank_index(cells):
     """Cell of the blank.  A loop of its own, not fused into the parity loop:
     alone it is a reduction the compiler vectorises across the cells."""

@@ -31,7 +31,7 @@ arrays.
 from __future__ import annotations
 
 import numpy as np
-from .._jit import jit, split_threads
+from .._jit import jit, jit_inner, split_threads
 from ..errors import OptionError
 from .inversion_kernels import parity64
 
@@ -86,7 +86,7 @@ def lane_words(flat: np.ndarray) -> np.ndarray:
     return np.empty((0, 0), np.uint64)
 
 
-@jit(inline="always")
+@jit_inner
 def _lane_cells32(cells_t, seen, acc, width):
     """The cell loop for boards of at most 32 cells (32-bit lanes)."""
     one, zero = np.uint32(1), np.uint32(0)
@@ -101,7 +101,7 @@ def _lane_cells32(cells_t, seen, acc, width):
             seen[k] |= one << v
 
 
-@jit(inline="always")
+@jit_inner
 def _lane_cells64(cells_t, seen, acc, width):
     """The cell loop for boards of 33..64 cells (64-bit lanes)."""
     one, zero = np.uint64(1), np.uint64(0)
@@ -116,7 +116,7 @@ def _lane_cells64(cells_t, seen, acc, width):
             seen[k] |= one << v
 
 
-@jit(inline="always")
+@jit_inner
 def _lane_cells128(cells_t, seen, seen_hi, acc, width):
     """The cell loop for boards of 65..128 cells: values below 64 in
     ``seen``, the others in ``seen_hi``.  A low value is below every high
@@ -140,7 +140,7 @@ def _lane_cells128(cells_t, seen, seen_hi, acc, width):
             seen[k] = lo_k | (bit & ~high)
 
 
-@jit(inline="always")
+@jit_inner
 def _lane_bytes(cells_t, colour, low, width):
     """Byte lanes (32 per AVX2 register): ``low[k]`` becomes the smallest
     value of board ``k`` on cells of colour 1 (0 iff the blank is there, on a
@@ -158,14 +158,14 @@ def _lane_bytes(cells_t, colour, low, width):
     return block_top
 
 
-@jit(inline="always")
+@jit_inner
 def _swap_bytes(a, b, shift, mask):
     """Exchange the ``mask`` bits of ``a >> shift`` with those of ``b``."""
     t = ((a >> shift) ^ b) & mask
     return a ^ (t << shift), b ^ t
 
 
-@jit(inline="always")
+@jit_inner
 def _word(flat, k, j):
     """Cells j..j+7 of board k as one little-endian word (the compiler turns
     the eight byte loads into one load)."""
@@ -176,7 +176,7 @@ def _word(flat, k, j):
             | (np.uint64(row[j + 7]) << np.uint64(56)))
 
 
-@jit(inline="always")
+@jit_inner
 def _transpose8(x0, x1, x2, x3, x4, x5, x6, x7):
     """Transpose the 8x8 byte matrix held in eight words (row i = word i),
     in registers: three rounds of swaps of 4, 2 and 1 bytes."""
@@ -197,13 +197,13 @@ def _transpose8(x0, x1, x2, x3, x4, x5, x6, x7):
     return x0, x1, x2, x3, x4, x5, x6, x7
 
 
-@jit(inline="always")
+@jit_inner
 def _store8(cells_w, j, g, x0, x1, x2, x3, x4, x5, x6, x7):
     cells_w[j, g], cells_w[j + 1, g], cells_w[j + 2, g], cells_w[j + 3, g] = x0, x1, x2, x3
     cells_w[j + 4, g], cells_w[j + 5, g], cells_w[j + 6, g], cells_w[j + 7, g] = x4, x5, x6, x7
 
 
-@jit(inline="always")
+@jit_inner
 def _transpose_block(flat, words, lo, width, cells_w):
     """Transpose boards ``lo..lo+width-1`` into ``cells_w`` (uint64 words, 8
     boards' cell ``j`` per word), 8 boards by 8 cells at a time in registers:
@@ -238,7 +238,7 @@ def _transpose_block(flat, words, lo, width, cells_w):
             cells_t[j, k] = flat[lo + k, j]
 
 
-@jit(inline="always")
+@jit_inner
 def _lane_out(flat, lo, width, block_top, seen, acc, low, consts, out):
     """The end of a block of boards of at most 64 cells: each board's
     invariant into ``out``; returns the first board of the block that is not
@@ -261,7 +261,7 @@ def _lane_out(flat, lo, width, block_top, seen, acc, low, consts, out):
     return first_bad
 
 
-@jit(inline="always")
+@jit_inner
 def _first_out_of_range(flat, lo, width, last, first_bad):
     """The first board of ``lo..lo+width-1`` (before ``first_bad``, when that
     is set) holding a value above ``last``, else ``first_bad``."""
