@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit, jit_inner
 from .errors import BoardError, OptionError, OptionTypeError, ShapeError
 
 __all__ = [
@@ -258,7 +258,7 @@ def as_goal(goal, m: int, n: int, *, check: bool = True) -> np.ndarray:
 # ------------------------------------------------------------------ cell colours
 
 
-@jit(inline="always")
+@jit_inner
 def cell_colour(cell, n):
     """Checkerboard colour ``(row + col) % 2`` of row-major ``cell`` on a board of width ``n``."""
     return ((cell // n) + (cell % n)) & 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import jit, jit_inner
 from ..interrupt import stop_requested
 from ..moves import step_cell, undo_code
 
@@ -26,7 +26,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@jit(inline="always")
+@jit_inner
 def mix64(z):
     """splitmix64's finaliser: a well-mixed 64-bit word of a counter (the one home of the mixer)."""
     z = (z ^ (z >> _U64(30))) * _M1
@@ -96,7 +96,7 @@ PLAIN_PERMUTATIONS = 0
 REACHABLE_ONLY = 1
 
 
-@jit(inline="always")  # called once: written into shuffle_serial, not compiled apart
+@jit_inner  # called once: written into shuffle_serial, not compiled apart
 def _shuffle_block(out, goal_flat, start, stop, k0, k1, block, fix, m, n, gr, gc):
     """Boards ``start..stop-1`` of ``out`` (B, N): shuffles of the goal.
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import jit
+from .._jit import jit, jit_inner
 from ..boards import cell_colour
 from ..solvability.inversion_kernels import TREE_MAX_LEVELS, fill_tree_levels, parity64
 from ..errors import OptionTypeError
@@ -41,12 +41,12 @@ JUDGE_MAX_SIDE = 46340
 _JUDGE_MAX_SIDE = JUDGE_MAX_SIDE  # the kernel's global
 
 
-@jit(inline="always")
+@jit_inner
 def _is_space(c):
     return c == 32 or c == 10 or c == 13 or c == 9
 
 
-@jit(inline="always")
+@jit_inner
 def _number(buf, pos, cap):
     """``(value, end)`` of the digits at ``buf[pos:]``; the value stops growing
     past ``cap`` (so it cannot overflow) and ``end == pos`` means no digit."""
@@ -138,7 +138,7 @@ def _read_grid(buf, pos, N, words, offsets, levels, case, g, err):
     return pos, acc, blank
 
 
-@jit(inline="always")  # called once: written into _judge_bytes, not compiled apart
+@jit_inner  # called once: written into _judge_bytes, not compiled apart
 def _judge_case(buf, pos, case, words, offsets, err):
     """Parse and answer the case whose ``n`` starts at or after ``buf[pos]``.
 
