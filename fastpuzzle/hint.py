@@ -112,6 +112,9 @@ def hints(board, goal=None, *, metric="stm", time_limit=None, max_nodes=None):
     batch, single = as_boards(board, label="board")
     B, m, n = batch.shape
     target = as_goal(goal, m, n)
+    from .search.solution import require_reachable
+
+    require_reachable(batch, target, single=single)  # one error, "the board" for one board
     if m * n <= MAX_TABLE_CELLS:
         out = _table_hints(batch, target, metric)
     elif metric == "mtm":

@@ -38,7 +38,7 @@ __all__ = ["NOTATIONS", "METRICS", "encode_moves", "decode_moves", "count_moves"
 NOTATIONS = ("blank", "tile")
 #: The two ways to count moves: single-tile and multi-tile.
 METRICS = ("stm", "mtm")
-_TOKEN = re.compile(r"\s*([UDLRudlr])(\d*)\s*")
+_TOKEN = re.compile(r"\s*([UDLRudlr])([0-9]*)\s*")  # ASCII digits only: "R٣" is no count
 _SWAP = str.maketrans("UDLRudlr", "DURLDURL")
 _TILE_BYTES = MOVE_BYTES[UNDO]  # the tile's letter of each blank code
 _MIRROR = {"lr": np.array([0, 2, 1, 3], np.uint8), "ud": np.array([3, 1, 2, 0], np.uint8)}
@@ -82,6 +82,8 @@ def _unfold(text: str) -> str:
             raise OptionError("move string", text[bad], f"character {bad} is not a move: moves are U, D, L, R, each "
                               "optionally followed by a repeat count (R3)")  # fmt: skip
         letter, count = match.group(1), match.group(2)
+        if len(count) > 100:  # int() of thousands of digits fails; any such count is past memory anyway
+            raise ValueError(f"move string: character {match.start(2)}: a repeat count of {len(count)} digits ({letter}{count[:6]}...)")
         times = int(count) if count else 1
         if times == 0:
             raise OptionError("move string", f"{letter}0", f"character {match.start(2)} is a repeat count of 0")
@@ -242,6 +244,8 @@ def mirror(moves, *, axis="lr", notation="blank"):
     >>> mirror("ULD"), mirror("ULD", axis="ud")
     ('URD', 'DLU')
     """
+    if not isinstance(axis, str):
+        raise OptionTypeError("axis", axis, "must be 'lr' or 'ud'")
     if axis not in _MIRROR:
         raise OptionError("axis", axis, "must be 'lr' or 'ud'")
     codes = encode_moves(moves, notation=notation)

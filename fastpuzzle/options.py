@@ -34,7 +34,7 @@ from .errors import OptionError, OptionTypeError
 
 __all__ = [
     "HEURISTICS", "METHODS", "PRUNE_RULES", "MAX_WHOLE", "MAX_NODES", "whole", "positive", "count", "node_budget", "seconds", "threads", "flag",
-    "choice", "cache_dir",
+    "choice", "seed", "cache_dir",
 ]  # fmt: skip
 
 #: The solvers' names, here so that the command line lists them without loading a kernel.
@@ -188,6 +188,30 @@ def flag(value, name: str, *, none: bool = False):
     if not _is_bool(value):
         raise OptionTypeError(name, value, f"must be {'None, ' if none else ''}True or False")
     return bool(value)
+
+
+def seed(value, name: str = "seed"):
+    """A source of randomness: ``None``, a whole number >= 0, or a NumPy
+    ``SeedSequence`` or ``Generator`` (passed through, recognised by name).
+
+    Examples
+    --------
+    >>> seed(None), seed(7)
+    (None, 7)
+    >>> seed(True)
+    Traceback (most recent call last):
+    ...
+    fastpuzzle.errors.OptionTypeError: seed must be None, a whole number >= 0, a numpy.random.SeedSequence or a numpy.random.Generator, got True
+    """
+    rule = "must be None, a whole number >= 0, a numpy.random.SeedSequence or a numpy.random.Generator"
+    if value is None:
+        return None
+    kind = type(value)
+    if kind.__name__ in ("Generator", "SeedSequence") and kind.__module__.startswith("numpy"):
+        return value
+    if _is_bool(value) or not hasattr(value, "__index__"):
+        raise OptionTypeError(name, value, rule)
+    return whole(value, name, most=1 << 4096)
 
 
 def choice(value, name: str, choices):

@@ -24,6 +24,7 @@ from numba import prange
 
 from ._jit import jit, pjit, use_threads
 from .boards import as_boards
+from . import options
 from .errors import MoveError, OptionError, OptionTypeError, ShapeError
 from .moves import UNDO, move_letters, neighbour_cells
 from .notation import invert
@@ -334,6 +335,7 @@ def random_legal_moves(boards, *, seed=None, check: bool = True) -> np.ndarray:
     >>> sorted(set(codes.tolist()))
     [0, 1]
     """
+    seed = options.seed(seed)
     flat, single, m, n = _flat_batch(boards, check)
     targets, _ = move_tables(m, n)
     draws = np.random.default_rng(seed).integers(0, 1 << 30, size=flat.shape[0], dtype=np.int64)

@@ -40,7 +40,8 @@ def run(args) -> int:
     if args.index is not None:
         if not -boards.shape[0] <= args.index < boards.shape[0]:
             raise CLIError(f"--index {args.index}: {name} holds {boards.shape[0]} boards")
-        boards = boards[args.index : args.index + 1]
+        i = args.index % boards.shape[0]  # -1 is the last board
+        boards = boards[i : i + 1]
     goal = None
     if args.goal is not None:
         goals, _, goal_name = load_board_arg(args.goal, args.shape, "--goal")

@@ -74,14 +74,12 @@ def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="rai
         if m * n > MAX_TABLE_CELLS or table is False:
             raise ShapeError((m, n), f"multi-tile distances come from the multi-tile table: boards of at most "
                              f"{MAX_TABLE_CELLS} cells, got {m}x{n}", expected=MAX_TABLE_CELLS)  # fmt: skip
-        out = distance_table(m, n, goal=target, metric="mtm").lookup(batch)
-        return int(out[0]) if single else out
+        return distance_table(m, n, goal=target, metric="mtm").lookup(batch[0] if single else batch)
     if use_table:
         if m * n > MAX_TABLE_CELLS:
             raise ShapeError((m, n), f"table=True needs boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}",
                              expected=MAX_TABLE_CELLS)  # fmt: skip
-        out = distance_table(m, n, goal=target).lookup(batch)
-        return int(out[0]) if single else out
+        return distance_table(m, n, goal=target).lookup(batch[0] if single else batch)
     r, c = divmod(int(np.flatnonzero(target.ravel() == 0)[0]), n)
     corner = r in (0, m - 1) and c in (0, n - 1)  # the named databases' goals, up to symmetry
     heuristic = "pdb" if (m, n) in PDB_SHAPES and corner else "linear_conflict"

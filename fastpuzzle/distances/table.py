@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import options
-from ..boards import BoardError, as_boards, as_goal
-from ..errors import OptionTypeError, ShapeError
+from ..boards import as_boards, as_goal
+from ..errors import OptionTypeError, ShapeError, UnreachableError
 from ..cachefile import CorruptCacheError, cache_root, open_array, remove_cached, save_checked, usable_directory
 from ..notation import check_metric
 from .index import ranks_in_range
@@ -116,7 +116,7 @@ class DistanceTable:
         """Exact distance of each board to :attr:`goal`.
 
         Returns an ``int`` for one board, else an ``int64`` array ``(B,)``.
-        Raises ``ValueError`` naming the first board that cannot reach the goal.
+        Raises :class:`~fastpuzzle.errors.UnreachableError` naming the first board that cannot reach the goal.
         """
         batch, single = as_boards(boards, label="boards")
         if batch.shape[1:] != tuple(self.shape):
@@ -128,7 +128,7 @@ class DistanceTable:
         ranks = self.space.ranks(batch.reshape(batch.shape[0], batch.shape[1] * batch.shape[2]))
         bad = np.flatnonzero(ranks < 0)
         if bad.size:
-            raise BoardError("boards", None if single else int(bad[0]), "cannot reach the goal (other half of the state space)")
+            raise UnreachableError(None if single else int(bad[0]))
         out = np.asarray(self.depths[ranks], np.int64)
         return int(out[0]) if single else out
 
