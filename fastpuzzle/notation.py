@@ -83,7 +83,8 @@ def _unfold(text: str) -> str:
                               "optionally followed by a repeat count (R3)")  # fmt: skip
         letter, count = match.group(1), match.group(2)
         if len(count) > 100:  # int() of thousands of digits fails; any such count is past memory anyway
-            raise ValueError(f"move string: character {match.start(2)}: a repeat count of {len(count)} digits ({letter}{count[:6]}...)")
+            raise OptionError("move string", f"{letter}{count[:6]}...",
+                              f"character {match.start(2)} is a repeat count of {len(count)} digits")  # fmt: skip
         times = int(count) if count else 1
         if times == 0:
             raise OptionError("move string", f"{letter}0", f"character {match.start(2)} is a repeat count of 0")
