@@ -242,9 +242,9 @@ def _draw(m, n, size, goal, span, rng, exact, time_limit, out):
     from .distances.table import MAX_TABLE_CELLS, distance_table
 
     boards, labels, ok = out
-    ok[:] = True
     if span is None and m * n <= MAX_TABLE_CELLS and min(m, n) > 1:
         _uniform_table(distance_table(m, n, goal=goal), size, rng, boards, labels)
+        ok[:] = True
         return
     boards[:], labels[:], ok[:] = _drawn(m, n, size, goal, span, rng, exact, time_limit)
 

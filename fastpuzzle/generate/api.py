@@ -74,19 +74,13 @@ def seed_key(seed) -> tuple[int, int]:
     >>> seed_key(5) == seed_key(np.random.SeedSequence(5))
     True
     """
+    seed = options.seed(seed)  # the one check of a seed's type and range
     if isinstance(seed, np.random.Generator):
         words = seed.integers(0, 1 << 64, size=2, dtype=np.uint64, endpoint=False)
     elif isinstance(seed, np.random.SeedSequence):
         words = seed.generate_state(2, np.uint64)
-    elif isinstance(seed, (bool, np.bool_)):
-        raise options.OptionTypeError("seed", seed, "must be None, an int, a SeedSequence or a Generator, not a bool")
-    elif seed is None or isinstance(seed, (int, np.integer)):
-        seed = options.whole(seed, "seed", most=1 << 4096, none=True)
-        words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
     else:
-        raise options.OptionTypeError(
-            "seed", type(seed).__name__, "must be None, an int, a numpy.random.SeedSequence or a numpy.random.Generator"
-        )
+        words = np.random.SeedSequence(seed).generate_state(2, np.uint64)
     return int(words[0]), int(words[1])
 
 
