@@ -329,22 +329,10 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                         line_codes, line_penalty, undo)  # fmt: skip
 
 
-@jit
-def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
-               threshold, nodes, max_nodes, deadline, path, info, weight):  # fmt: skip
-    """IDA* from the flat board ``start``; see the module docstring.
-
-    ``successors``: :func:`fastpuzzle.moves.successor_tables`; ``kind`` and
-    ``lc_tables`` / ``pdb_tables``: the heuristic (:class:`Heuristic`);
-    ``goal``: the flat goal.  ``threshold``: first cost bound to try (0 =
-    start from ``h``); ``nodes``: nodes already counted (to resume).
-    ``max_nodes`` <= 0 means no node budget, ``deadline`` <= 0 no time limit
-    (else a :func:`fastpuzzle.search.clock.clock` value).  ``path`` receives the move codes; its
-    length is the stack capacity.  ``weight``: :data:`WEIGHT_ONE` for optimal
-    IDA*, more for weighted IDA* (the cost bound is on ``g + h * weight``).
-
-    Returns the status; ``info`` = [nodes, solution length, threshold, h0].
-    """
+@jit(inline="always")  # written into ida_rows, the engine's one compiled entry: one compile, one optimisation
+def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
+                  threshold, nodes, max_nodes, deadline, path, info, weight):  # fmt: skip
+    """IDA* from the flat board ``start`` (see :func:`ida_kernel`); returns the status."""
     capacity = path.shape[0]
     cells = start.copy()
     blank0 = np.int64(0)  # not the literal 0: Numba would compile _iteration for it too
@@ -393,27 +381,44 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_t
 
 
 @jit
-def _ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables, max_nodes, time_limit,
-              out_codes, out_length, out_nodes, out_status, out_seconds):  # fmt: skip
-    """:func:`ida_kernel` on every row of ``flat`` in turn (serial; callers run
-    chunks on threads).  A board whose search outgrows ``out_codes.shape[1]``
-    gets ``STATUS_DEPTH`` and is left to the caller."""
-    info = np.zeros(4, np.int64)
-    path = np.empty(out_codes.shape[1], np.uint8)
+def ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables, threshold, nodes, max_nodes,
+             deadline, time_limit, weight, paths, infos, out_status, out_seconds):  # fmt: skip
+    """IDA* on every row of ``flat`` (serial; callers run chunks on threads): the engine's one
+    compiled entry, for one board (:func:`ida_kernel`) and a batch alike.  Row ``i`` searches with the
+    stack ``paths[i]`` (its length the capacity: the codes are left at its start) and writes ``infos[i]``
+    (``[nodes, length, threshold, h0]``), ``out_status[i]`` and ``out_seconds[i]``.  A row stops at the
+    ``deadline`` or ``time_limit`` seconds after it started, whichever comes first (<= 0: none)."""
     for i in range(flat.shape[0]):
         t0 = clock()
-        deadline = t0 + time_limit if time_limit > 0.0 else 0.0
-        # int64 values, not the literals: Numba would compile ida_kernel and
-        # _iteration again for them (seconds on a first run)
-        status = ida_kernel(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
-                            np.int64(0), np.int64(0), max_nodes, deadline, path, info, np.int64(WEIGHT_ONE))  # fmt: skip
-        out_status[i] = status
-        out_nodes[i] = info[0]
-        length = info[1] if status == STATUS_FOUND else 0
-        out_length[i] = length
-        for j in range(length):
-            out_codes[i, j] = path[j]
+        row_deadline = deadline
+        if time_limit > 0.0 and (row_deadline <= 0.0 or t0 + time_limit < row_deadline):
+            row_deadline = t0 + time_limit
+        out_status[i] = _search_board(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
+                                      threshold, nodes, max_nodes, row_deadline, paths[i], infos[i], weight)
         out_seconds[i] = clock() - t0
+
+
+def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
+               threshold, nodes, max_nodes, deadline, path, info, weight):  # fmt: skip
+    """IDA* from the flat board ``start``; see the module docstring.
+
+    ``successors``: :func:`fastpuzzle.moves.successor_tables`; ``kind`` and
+    ``lc_tables`` / ``pdb_tables``: the heuristic (:class:`Heuristic`);
+    ``goal``: the flat goal.  ``threshold``: first cost bound to try (0 =
+    start from ``h``); ``nodes``: nodes already counted (to resume).
+    ``max_nodes`` <= 0 means no node budget, ``deadline`` <= 0 no time limit
+    (else a :func:`fastpuzzle.search.clock.clock` value).  ``path`` receives the move codes; its
+    length is the stack capacity.  ``weight``: :data:`WEIGHT_ONE` for optimal
+    IDA*, more for weighted IDA* (the cost bound is on ``g + h * weight``).
+
+    Returns the status; ``info`` = [nodes, solution length, threshold, h0].
+    A batch of one for :func:`ida_rows` (views of ``path`` and ``info``).
+    """
+    status = np.zeros(1, np.int64)
+    ida_rows(np.ascontiguousarray(start).reshape(1, -1), m, n, successors, kind, lc_tables, pdb_tables, goal,
+             mtm_tables, np.int64(threshold), np.int64(nodes), np.int64(max_nodes), float(deadline), 0.0,
+             np.int64(weight), path.reshape(1, -1), info.reshape(1, -1), status, np.zeros(1, np.float64))  # fmt: skip
+    return int(status[0])
 
 
 # ------------------------------------------------------------------ Python side
@@ -568,18 +573,21 @@ def ida_batch(flat, heuristic: Heuristic, max_nodes, time_limit, threads, bar=No
     args = heuristic.kernel_args()
     B = flat.shape[0]
     capacity = initial_capacity(m, n)
-    check_allocation(B * capacity + threads * capacity * STACK_BYTES, f"the IDA* moves and stacks of {B:,} boards")
+    check_allocation(B * (capacity + 32) + threads * capacity * STACK_BYTES, f"the IDA* moves and stacks of {B:,} boards")
     out_codes = np.zeros((B, capacity), np.uint8)
     status = np.zeros(B, np.int64)
     lengths = np.zeros(B, np.int64)
     nodes = np.zeros(B, np.int64)
+    infos = np.zeros((B, 4), np.int64)
     seconds = np.zeros(B, np.float64)
     codes = [np.zeros(0, np.uint8)] * B
 
     def work(lo, hi):
-        _ida_rows(flat[lo:hi], m, n, *args, 0 if max_nodes is None else max_nodes,
-                  0.0 if time_limit is None else time_limit,
-                  out_codes[lo:hi], lengths[lo:hi], nodes[lo:hi], status[lo:hi], seconds[lo:hi])  # fmt: skip
+        ida_rows(flat[lo:hi], m, n, *args, np.int64(0), np.int64(0), np.int64(0 if max_nodes is None else max_nodes),
+                 0.0, 0.0 if time_limit is None else float(time_limit), np.int64(WEIGHT_ONE),
+                 out_codes[lo:hi], infos[lo:hi], status[lo:hi], seconds[lo:hi])  # fmt: skip
+        nodes[lo:hi] = infos[lo:hi, 0]
+        lengths[lo:hi] = np.where(status[lo:hi] == STATUS_FOUND, infos[lo:hi, 1], 0)
         for i in range(lo, hi):
             if status[i] == STATUS_DEPTH:  # deeper than the preallocated rows: solve alone
                 status[i], codes[i], nodes[i], seconds[i] = ida_search(flat[i], heuristic, max_nodes, time_limit)
