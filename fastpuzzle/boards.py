@@ -19,6 +19,7 @@ import numpy as np
 
 from ._jit import jit, jit_inner
 from .errors import BoardError, OptionError, OptionTypeError, ShapeError
+from .options import whole
 
 __all__ = [
     "goal_board", "board_dtype", "as_boards", "as_goal", "check_shape", "cell_colour", "cell_colours",
@@ -33,7 +34,12 @@ def board_dtype(n_cells: int) -> np.dtype:
     --------
     >>> board_dtype(16), board_dtype(1000), board_dtype(10**6)
     (dtype('uint8'), dtype('uint16'), dtype('uint32'))
+    >>> board_dtype(0)
+    Traceback (most recent call last):
+    ...
+    fastpuzzle.errors.OptionError: n_cells must be a whole number >= 1, got 0
     """
+    n_cells = whole(n_cells, "n_cells", least=1, most=1 << 64)  # values up to 2**64 - 1 fit uint64
     if n_cells <= 1 << 8:
         return np.dtype(np.uint8)
     if n_cells <= 1 << 16:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
-from .common import CLIError, dask_module, input_name, load_board_arg, one_board, output_arg, shape_arg
+from .common import CLIError, dask_module, input_name, load_board_arg, one_board, output_arg, refuse_overwrite, shape_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -40,6 +40,7 @@ def run(args) -> int:
 
     if args.out == "-":
         raise CLIError("--out - would mix a binary .npy mask into the verdicts on standard output; give a file name")
+    refuse_overwrite("--out", args.out, args.file, args.goal)
     goal = None
     if args.goal is not None:
         boards, _, goal_name = load_board_arg(args.goal, args.shape, "--goal")

@@ -14,7 +14,7 @@ from .. import options
 
 __all__ = [
     "CLIError", "EXIT_BAD_INPUT", "shape_arg", "count_arg", "positive_arg", "seed_arg", "seconds_arg",
-    "output_arg", "progress_bar", "want_progress", "load_board_arg", "one_board", "input_name", "dask_module",
+    "output_arg", "refuse_overwrite", "same_file", "progress_bar", "want_progress", "load_board_arg", "one_board", "input_name", "dask_module",
 ]
 
 EXIT_BAD_INPUT = 2
@@ -83,6 +83,37 @@ def output_arg(text):
     if text != "-" and os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text} is a directory; give a file name")
     return text
+
+
+def same_file(a, b) -> bool:
+    """Whether paths ``a`` and ``b`` name one file: through symbolic or hard links when both
+    exist, by their resolved names when one is still to be made."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet), or is no path at all (a board written inline)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def refuse_overwrite(option, out, *inputs):
+    """Refuse an output ``out`` (given as ``option``) that names one of ``inputs`` (through any
+    link, hard or symbolic): writing it would destroy what the command reads.  ``None`` and ``-``
+    (standard streams) are skipped.
+
+    Examples
+    --------
+    >>> refuse_overwrite("--out", "-", "boards.txt")
+    >>> try:
+    ...     refuse_overwrite("--out", "a.txt", "./a.txt")
+    ... except CLIError as error:
+    ...     print(error)
+    --out a.txt is also the input ./a.txt: writing it would destroy what is read; give another name
+    """
+    if out is None or out == "-":
+        return
+    for source in inputs:
+        if source is not None and source != "-" and same_file(out, source):
+            raise CLIError(f"{option} {out} is also the input {source}: writing it would destroy what is read; "
+                           "give another name")  # fmt: skip
 
 
 def input_name(source) -> str:

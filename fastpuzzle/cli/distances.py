@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import CLIError, load_board_arg, one_board, output_arg, seconds_arg, shape_arg
+from .common import CLIError, load_board_arg, one_board, output_arg, refuse_overwrite, seconds_arg, shape_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -58,6 +58,7 @@ def run(args) -> int:
     from ..io.write import write_text
 
     m, n = args.shape
+    refuse_overwrite("--out", args.out, args.goal)
     if m * n > MAX_TABLE_CELLS:
         raise CLIError(f"{m}x{n} has {m * n} cells: distance tables cover boards of at most {MAX_TABLE_CELLS} "
                        "cells (3x4 and 2x6 are the largest)")

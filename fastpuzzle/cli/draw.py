@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import CLIError, load_board_arg, one_board, output_arg, shape_arg
+from .common import CLIError, load_board_arg, one_board, output_arg, refuse_overwrite, shape_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -36,6 +36,7 @@ def run(args) -> int:
     """Run ``draw``."""
     from ..pictures import animate, draw
 
+    refuse_overwrite("--out", args.out, args.file, args.goal)
     boards, _, name = load_board_arg(args.file, args.shape, "board file")
     if args.index is not None:
         if not -boards.shape[0] <= args.index < boards.shape[0]:

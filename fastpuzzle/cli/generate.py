@@ -9,7 +9,7 @@ import sys
 import time
 
 from .common import CLIError, count_arg, dask_module, load_board_arg, one_board, output_arg, progress_bar, \
-    seed_arg, shape_arg, want_progress
+    refuse_overwrite, same_file, seed_arg, shape_arg, want_progress
 
 __all__ = ["add_parser", "run"]
 
@@ -105,6 +105,7 @@ def run(args) -> int:
         raise CLIError("writing .npy to standard output is not supported; give --out FILE.npy or --format lines")
     dtype = board_dtype(m * n)
     _check_disk(args, m, n, dtype.itemsize, fmt)
+    refuse_overwrite("--out", args.out, args.goal)
     goal = None
     if args.goal is not None:
         boards, _, goal_name = load_board_arg(args.goal, (m, n), "--goal")
@@ -156,8 +157,9 @@ def _run_labelled(args, m, n, goal, dtype, fmt, started):
         if given:
             raise CLIError(f"--labels labels uniform boards or boards at a --distance; it excludes {option}")
     target = labels_path(args)
-    if os.path.abspath(target) == os.path.abspath(args.out):
+    if os.path.abspath(target) == os.path.abspath(args.out) or (args.out != "-" and same_file(target, args.out)):
         raise CLIError(f"--labels {target}: the labels would overwrite the boards")
+    refuse_overwrite("--labels", target, args.goal)
     try:
         chunks = labelled_chunks(m, n, args.count, distance=args.distance, seed=args.seed, goal=goal)
     except ValueError as error:

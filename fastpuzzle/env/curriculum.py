@@ -21,10 +21,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import options as checks
 from ..boards import as_goal
-from ..errors import OptionError, OptionTypeError
+from ..errors import OptionError
 
-__all__ = ["Curriculum", "check_curriculum"]
+__all__ = ["Curriculum", "MAX_SCRAMBLE", "check_curriculum"]
+
+#: Longest random walk a scramble curriculum takes: every reset walks it on every board, and a
+#: walk much longer than the board's diameter squared is no nearer uniform ("uniform" is exact).
+MAX_SCRAMBLE = 1_000_000
 
 
 def check_curriculum(spec, m, n):
@@ -38,9 +43,7 @@ def check_curriculum(spec, m, n):
 
             return "distance", check_distance(value, m, n)
         if kind == "scramble":
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-                raise OptionError("curriculum scramble length", value, "must be a whole number >= 0")
-            return "scramble", int(value)
+            return "scramble", checks.whole(value, "curriculum scramble length", most=MAX_SCRAMBLE)
     raise OptionError("curriculum", spec, "must be 'uniform', {'distance': k or (lo, hi)} or {'scramble': k}")
 
 
@@ -59,9 +62,7 @@ class Curriculum:
         self.m, self.n = m, n
         self.kind, self.value = check_curriculum(spec, m, n)
         self.goal = as_goal(goal, m, n)
-        if not isinstance(random_goal, (bool, np.bool_)):
-            raise OptionTypeError("random_goal", random_goal, "must be True or False")
-        self.random_goal = bool(random_goal)
+        self.random_goal = checks.flag(random_goal, "random_goal")
 
     def renewed(self, spec):
         """The same board shape, goal and goal option with another curriculum ``spec``."""

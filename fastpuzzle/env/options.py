@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
+from .. import options as checks
 from ..boards import as_goal, board_dtype, check_shape
 from ..errors import OptionError, OptionTypeError, ShapeError
 from .curriculum import Curriculum
 from .kernel import REWARD_CODES
 
-__all__ = ["EnvOptions", "REWARDS", "board_text", "reward_values"]
+__all__ = ["EnvOptions", "REWARDS", "board_text", "reset_arguments", "reward_values"]
 
 #: Reward names: ``step`` -1 a move; ``sparse`` 1 on reaching the goal, else 0;
 #: ``manhattan`` the decrease in Manhattan distance (+1 or -1 a move, 0 when the
@@ -32,11 +34,20 @@ def reward_values(values, count: int) -> np.ndarray:
     ... except OptionError as error:
     ...     print(error)
     reward function must return a finite number per board (board 1), got nan
+    >>> reward_values("1", 1)
+    Traceback (most recent call last):
+    ...
+    fastpuzzle.errors.OptionTypeError: reward function must return real numbers, got 'str'
     """
-    try:
-        arr = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise OptionTypeError("reward", type(values).__name__, "function must return numbers") from None
+    # real numbers only: NumPy would read "1" as 1.0 and drop the imaginary part of 1j
+    raw = np.asarray(values)
+    if raw.dtype.kind == "O":
+        reals = all(isinstance(v, (int, float, np.integer, np.floating)) for v in raw.ravel().tolist())
+    else:
+        reals = raw.dtype.kind in "biuf"
+    if not reals:
+        raise OptionTypeError("reward", type(values).__name__, "function must return real numbers")
+    arr = raw.astype(np.float64)
     if arr.ndim == 0:
         arr = np.full(count, arr[()])
     elif arr.size != count:
@@ -46,6 +57,28 @@ def reward_values(values, count: int) -> np.ndarray:
     if bad.size:
         raise OptionError("reward", float(arr[bad[0]]), f"function must return a finite number per board (board {int(bad[0])})")
     return arr
+
+
+def reset_arguments(seed, options):
+    """The ``(seed, options)`` of a ``reset``, checked: the seed ``None`` or a whole number >= 0
+    (NumPy integers too, handed on as ``int`` as Gymnasium asks), the options ``None`` or a
+    mapping (returned as a new ``dict``).
+
+    Examples
+    --------
+    >>> reset_arguments(np.int64(3), None)
+    (3, {})
+    >>> reset_arguments(True, None)
+    Traceback (most recent call last):
+    ...
+    fastpuzzle.errors.OptionTypeError: seed must be None or a whole number >= 0, got True
+    """
+    seed = checks.whole(seed, "seed", most=1 << 4096, none=True)
+    if options is None:
+        return seed, {}
+    if not isinstance(options, Mapping):
+        raise OptionTypeError("options", type(options).__name__, "must be None or a dict of reset options")
+    return seed, dict(options)
 
 
 @dataclass
@@ -101,14 +134,10 @@ class EnvOptions:
             raise OptionError("reward", reward, f"must be one of {', '.join(REWARDS)} or a function")
         if illegal not in ("stay", "raise"):
             raise OptionError("illegal", illegal, "must be 'stay' (the board stays, the step counts) or 'raise'")
-        if max_steps is None:
-            max_steps = 0
-        elif isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
-            raise OptionError("max_steps", max_steps, "must be a whole number >= 1 or None (no limit)")
+        max_steps = checks.whole(max_steps, "max_steps", least=1, none=True) or 0  # None: no limit
         if render_mode not in (None, "ansi", "human"):
             raise OptionError("render_mode", render_mode, "must be None, 'ansi' or 'human'")
-        if not isinstance(copy, (bool, np.bool_)):
-            raise OptionTypeError("copy", copy, "must be True or False")
+        copy = checks.flag(copy, "copy")
         return cls(m, n, cur, code, reward_fn, exact, illegal == "stay", int(max_steps), bool(copy), render_mode,
                    board_dtype(m * n))
 

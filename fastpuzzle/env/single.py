@@ -15,7 +15,7 @@ from gymnasium.error import ResetNeeded
 from ..errors import MoveError, OptionError
 from ..manhattan import cell_distances
 from ..steps import move_tables
-from .options import EnvOptions, board_text, reward_values
+from .options import EnvOptions, board_text, reset_arguments, reward_values
 
 __all__ = ["SlidingPuzzleEnv"]
 
@@ -74,8 +74,8 @@ class SlidingPuzzleEnv(gym.Env):
 
     def reset(self, *, seed=None, options=None):
         """Draw a board from the curriculum (``options={"curriculum": ...}`` changes it)."""
+        seed, options = reset_arguments(seed, options)
         super().reset(seed=seed)
-        options = dict(options or {})
         if "curriculum" in options:
             self.options.curriculum = self.options.curriculum.renewed(options.pop("curriculum"))
         if options:

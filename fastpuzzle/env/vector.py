@@ -13,7 +13,7 @@ from ..errors import MoveError, OptionError
 from .._jit import split_threads
 from ..memory import check_allocation
 from .kernel import REWARD_WEIGHTS, StepTables, env_refresh, env_step, first_bad_action, random_actions
-from .options import EnvOptions, board_text, reward_values
+from .options import EnvOptions, board_text, reset_arguments, reward_values
 
 __all__ = ["SlidingPuzzleVectorEnv"]
 
@@ -192,29 +192,29 @@ class SlidingPuzzleVectorEnv(VectorEnv):
     # ------------------------------------------------------------------ the API
 
     def reset(self, *, seed=None, options=None):
-        """Reset every board (or, with ``options={"reset_mask": mask}``, those marked).
+        """Reset every board (or, with ``options={"reset_mask": mask}``, those marked; the first
+        reset draws every board whatever the mask, as none has one before it).
 
         ``options`` may also hold ``"curriculum"`` (a new curriculum from now on).
         """
+        seed, options = reset_arguments(seed, options)
         super().reset(seed=seed)
-        self._ready = True
         if seed is not None:
             self._counter = 0  # the random actions' stream starts again from the new seed
-        options = dict(options or {})
         if "curriculum" in options:
             self.options.curriculum = self.options.curriculum.renewed(options.pop("curriculum"))
         mask = options.pop("reset_mask", None)
         if options:
             raise OptionError("reset options", sorted(map(str, options)), "are unknown reset options")
-        if mask is None:
+        if mask is None or not self._ready:  # the first reset draws every board: none has one yet
             idx = np.arange(self.num_envs)
+            if mask is not None:
+                self._check_mask(mask)
         else:
-            mask = np.asarray(mask)
-            if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
-                raise OptionError("reset_mask", f"{mask.dtype} {mask.shape}", f"must be a boolean array of shape ({self.num_envs},)")
-            idx = np.flatnonzero(mask)
+            idx = np.flatnonzero(self._check_mask(mask))
         _, _, _, illegal, action_mask = self._out
         self._reset_envs(idx, action_mask)
+        self._ready = True
         self._pending[idx] = False
         self._any_pending = bool(self._pending.any())
         # a reset moves no board: nothing is illegal, the mask is every board's (reset or not)
@@ -223,6 +223,12 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         if self.options.copy:
             return self._boards.copy(), self._info(action_mask.copy(), illegal.copy())
         return self._boards, self._info(action_mask, illegal)
+
+    def _check_mask(self, mask):
+        mask = np.asarray(mask)
+        if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
+            raise OptionError("reset_mask", f"{mask.dtype} {mask.shape}", f"must be a boolean array of shape ({self.num_envs},)")
+        return mask
 
     def _check_actions(self, actions):
         actions = np.asarray(actions)
