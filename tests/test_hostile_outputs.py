@@ -56,26 +56,26 @@ def test_failed_check_leaves_hard_linked_output(tmp_path):  # issue 20, defect 1
 
 
 @pytest.mark.parametrize("command", ["solve", "check"])
-def test_output_is_the_hard_linked_input(tmp_path, command):  # defect 2
+def test_output_is_the_hard_linked_input(tmp_path, command):  # defect 2: refused, both names intact
     src = tmp_path / "hl.npy"
     boards = fp.random_solvable(3, 3, count=30, seed=5)
     np.save(src, boards)
     os.link(src, tmp_path / "hl2.npy")
-    out = "hl.npy" if command == "solve" else "hl.npy"
-    run = _cli([command, "hl.npy", "--out", out], cwd=tmp_path)
-    assert run.returncode == 0, run.stderr.decode()
-    assert np.array_equal(np.load(tmp_path / "hl2.npy"), boards)  # the other name keeps the input
-    assert os.path.getsize(src) > 0 and _leftovers(tmp_path) == []
+    for out in ("hl.npy", "hl2.npy"):
+        run = _cli([command, "hl.npy", "--out", out], cwd=tmp_path)
+        assert run.returncode == 2 and b"is also the input" in run.stderr, run.stderr.decode()
+    assert np.array_equal(np.load(tmp_path / "hl2.npy"), boards) and np.array_equal(np.load(src), boards)
+    assert _leftovers(tmp_path) == []
     tried("outputs")
 
 
-def test_check_output_is_its_input(tmp_path):  # defect 2: check in.npy --out in.npy
+def test_check_output_is_its_input(tmp_path, capsys):  # defect 2: check in.npy --out in.npy keeps the input
     src = tmp_path / "in.npy"
     boards = fp.random_solvable(3, 3, count=30, seed=6)
     np.save(src, boards)
-    assert cli_main(["check", str(src), "--out", str(src)]) == 0
-    mask = np.load(src)
-    assert mask.dtype == bool and mask.shape == (30,) and mask.all()
+    assert cli_main(["check", str(src), "--out", str(src)]) == 2
+    assert "is also the input" in capsys.readouterr().err
+    assert np.array_equal(np.load(src), boards)
     tried("outputs")
 
 
