@@ -154,3 +154,11 @@ def test_board_dtype_refuses_what_names_no_board(cells, error):
 def test_board_dtype_widths():
     assert [fp.board_dtype(c).itemsize for c in (1, 256, 257, 1 << 16, (1 << 16) + 1, 1 << 32, (1 << 32) + 1)] == \
         [1, 1, 2, 2, 4, 4, 8]
+
+
+def test_a_device_is_written_through_even_when_it_is_also_read():
+    tried("wave7")
+    from fastpuzzle.cli.common import refuse_overwrite
+
+    if os.path.exists("/dev/null"):
+        refuse_overwrite("--out", "/dev/null", "/dev/null")  # one device, read and written: nothing destroyed

@@ -96,8 +96,8 @@ def same_file(a, b) -> bool:
 
 def refuse_overwrite(option, out, *inputs):
     """Refuse an output ``out`` (given as ``option``) that names one of ``inputs`` (through any
-    link, hard or symbolic): writing it would destroy what the command reads.  ``None`` and ``-``
-    (standard streams) are skipped.
+    link, hard or symbolic): writing it would destroy what the command reads.  ``None``, ``-``
+    (standard streams) and outputs that are no regular file (devices, FIFOs) are skipped.
 
     Examples
     --------
@@ -108,8 +108,8 @@ def refuse_overwrite(option, out, *inputs):
     ...     print(error)
     --out a.txt is also the input ./a.txt: writing it would destroy what is read; give another name
     """
-    if out is None or out == "-":
-        return
+    if out is None or out == "-" or (os.path.exists(out) and not os.path.isfile(out)):
+        return  # a device or FIFO is written through: it holds no file to destroy (/dev/stdin and /dev/stdout may be one tty)
     for source in inputs:
         if source is not None and source != "-" and same_file(out, source):
             raise CLIError(f"{option} {out} is also the input {source}: writing it would destroy what is read; "
