@@ -42,7 +42,8 @@ def reward_values(values, count: int) -> np.ndarray:
     # real numbers only: NumPy would read "1" as 1.0 and drop the imaginary part of 1j
     raw = np.asarray(values)
     if raw.dtype.kind == "O":
-        reals = all(isinstance(v, (int, float, np.integer, np.floating)) for v in raw.ravel().tolist())
+        # None reads as NaN below (a function that forgot to return), refused as not finite
+        reals = all(v is None or isinstance(v, (int, float, np.integer, np.floating)) for v in raw.ravel().tolist())
     else:
         reals = raw.dtype.kind in "biuf"
     if not reals:
