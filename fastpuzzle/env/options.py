@@ -48,7 +48,7 @@ def reward_values(values, count: int) -> np.ndarray:
         reals = raw.dtype.kind in "biuf"
     if not reals:
         raise OptionTypeError("reward", type(values).__name__, "function must return real numbers")
-    arr = raw.astype(np.float64)
+    arr = raw.astype(np.float64, copy=False)
     if arr.ndim == 0:
         arr = np.full(count, arr[()])
     elif arr.size != count:
