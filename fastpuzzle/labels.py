@@ -113,7 +113,7 @@ def _ranks_block(key, lo, hi, N, k, fact, sel, row_parity, tile_of, thresh, boar
         lehmer = 0
         total = 0
         # digit j fills cell j, or j + 1 past the blank's cell: no test of the blank per cell (an
-        # unpredictable branch), and the drawn digits in a loop of their own (measured: a third faster)
+        # unpredictable branch); the drawn digits in a loop of their own (measured: ~8% faster a board)
         for j in range(k - 2):
             d, state, word, have = _below(np.uint64(k - j), thresh[k - j], state, word, have)
             total += d

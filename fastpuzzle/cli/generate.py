@@ -104,8 +104,8 @@ def run(args) -> int:
     if args.out == "-" and fmt == "npy":
         raise CLIError("writing .npy to standard output is not supported; give --out FILE.npy or --format lines")
     dtype = board_dtype(m * n)
-    _check_disk(args, m, n, dtype.itemsize, fmt)
     refuse_overwrite("--out", args.out, args.goal)
+    _check_disk(args, m, n, dtype.itemsize, fmt)
     goal = None
     if args.goal is not None:
         boards, _, goal_name = load_board_arg(args.goal, (m, n), "--goal")
@@ -157,7 +157,7 @@ def _run_labelled(args, m, n, goal, dtype, fmt, started):
         if given:
             raise CLIError(f"--labels labels uniform boards or boards at a --distance; it excludes {option}")
     target = labels_path(args)
-    if os.path.abspath(target) == os.path.abspath(args.out) or (args.out != "-" and same_file(target, args.out)):
+    if same_file(target, args.out):  # the same name, or one file through a link
         raise CLIError(f"--labels {target}: the labels would overwrite the boards")
     refuse_overwrite("--labels", target, args.goal)
     try:
