@@ -29,6 +29,7 @@ def _check(sol, board, optimum, goal=None):
 
 
 @pytest.mark.parametrize("shape,count", [((3, 3), 60), ((2, 4), 40)])
+@pytest.mark.slow
 def test_bounds_admissible_against_bfs(shape, count):
     boards = fp.random_solvable(*shape, count=count, seed=5)
     exact = fp.distance(boards)
@@ -104,6 +105,7 @@ def test_windows_find_exactly_the_shorter_paths():
             assert path is None
 
 
+@pytest.mark.slow
 def test_cut_loops_and_windows_keep_the_end():
     walks = fp.scramble(4, 4, 60, count=5, seed=9, return_moves=True)
     boards, moves = walks
@@ -140,6 +142,7 @@ def _replay(board, codes, m, n):
 
 @pytest.mark.parametrize("heuristic", ["linear_conflict", "manhattan"])
 @pytest.mark.parametrize("shape", [(3, 3), (3, 4)])
+@pytest.mark.slow
 def test_beam_reaches_the_goal_never_shorter_than_optimal(shape, heuristic):
     from fastpuzzle.search.beam import beam_search
 
@@ -221,6 +224,7 @@ def _count_weighted_nodes(monkeypatch) -> list:
 
 
 @pytest.mark.parametrize("shape", [(6, 6), (5, 7)])
+@pytest.mark.slow
 def test_node_budget_holds_above_25_cells(shape, monkeypatch):
     """Beams, their finishing searches and the windows all draw on one node budget, and every
     weighted search's nodes are counted in the answer."""

@@ -89,6 +89,7 @@ def test_seconds_refuses(value, error):
     assert info.value.option == "time_limit" and info.value.value is value
 
 
+@pytest.mark.slow
 def test_one_rule_for_each_option_everywhere():
     board = [[1, 2, 3], [4, 0, 6], [7, 5, 8]]
     assert fp.solve(board, time_limit=2**64).length == 2  # no NumPy-internal error past int64
@@ -120,6 +121,7 @@ def test_cli_checks_through_the_options_module(capsys):
     assert "expected a whole number >= 0, got -1" in err and "number of seconds > 0, got nan" in err
 
 
+@pytest.mark.slow
 def test_big_buffers_are_named_before_allocating(monkeypatch):
     import fastpuzzle.memory
 

@@ -46,6 +46,7 @@ def test_help_for_every_subcommand():
         assert p.returncode == 0 and b"usage: fastpuzzle " + sub.encode() in p.stdout
 
 
+@pytest.mark.slow
 def test_generate_then_check_npy(tmp_path):
     out = tmp_path / "b.npy"
     p = cli("generate", "--shape", "4x4", "--count", 20000, "--seed", 7, "--out", out)
@@ -67,6 +68,7 @@ def test_generate_is_reproducible_across_thread_counts(tmp_path):
     assert a.read_bytes() == b.read_bytes()
 
 
+@pytest.mark.slow
 def test_check_text_verdicts_per_board(tmp_path):
     boards = random_permutations(3, 3, count=300, seed=4)
     f = tmp_path / "boards.txt"
@@ -107,6 +109,7 @@ def test_generate_permutations_text_and_mask(tmp_path):
     assert 0 < np.load(mask).sum() < 400
 
 
+@pytest.mark.slow
 def test_reach_two_boards(tmp_path):
     p = cli("reach", "1 2 3/4 5 6/7 8 0", "1 2 3/4 5 6/7 0 8")
     assert p.returncode == 0 and p.stdout == b"reachable\n"
@@ -118,6 +121,7 @@ def test_reach_two_boards(tmp_path):
     assert p.stdout == b"reachable\n"
 
 
+@pytest.mark.slow
 def test_reach_judge(rng):
     parts = []
     for n in [2, 3, 4, 5, 1, 7, 8, 3, 2, 6]:
@@ -131,6 +135,7 @@ def test_reach_judge(rng):
     assert p.stdout.decode().split() == naive_judge(text)
 
 
+@pytest.mark.slow
 def test_demo_runs():
     p = cli("demo", "--count", 20000)
     assert p.returncode == 0, p.stderr
@@ -303,6 +308,7 @@ def test_generate_distance_refuses_in_one_line(capsys, tmp_path, extra, fragment
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_bad_inputs_one_line_exit_2(tmp_path):
     assert_bad_input(cli("check", tmp_path / "missing.txt"), "missing.txt", "cannot open")
     bad = tmp_path / "bad.txt"

@@ -79,6 +79,7 @@ def test_random_3x3_and_4x4_against_plain_apply(rng):
     "m, n",
     [(8, 13), (13, 8), (2, 50), (50, 2), (3, 41), (41, 3), (7, 7), (9, 16), (17, 10), (31, 30), (64, 65)],
 )
+@pytest.mark.slow
 def test_wide_and_medium_boards(m, n, rng):
     goal = goal_board(m, n)
     for _ in range(3):
@@ -88,6 +89,7 @@ def test_wide_and_medium_boards(m, n, rng):
 
 
 @pytest.mark.parametrize("m, n", [(100, 100), (120, 77), (77, 120), (300, 300), (301, 299), (150, 300)])
+@pytest.mark.slow
 def test_large_boards(m, n, rng):
     goal = goal_board(m, n)
     board = random_reachable(rng, goal)
@@ -247,6 +249,7 @@ def test_move_budget(rng):
         solve_constructive(board, max_moves=-1)
 
 
+@pytest.mark.slow
 def test_cli_constructive_out_file_and_count_only(tmp_path):
     import subprocess
     import sys

@@ -77,6 +77,7 @@ def test_solve_constructive_is_the_steered_kernel(rng):
 # ------------------------------------------------------------------ budgets
 
 
+@pytest.mark.slow
 def test_time_limit_stops_between_lines(rng):
     """A limit far below the solve's work stops it after a line: status
     "budget", no moves (a constructive answer is all or nothing), the moves
@@ -90,6 +91,7 @@ def test_time_limit_stops_between_lines(rng):
     assert 0 <= sol.nodes < full.length
 
 
+@pytest.mark.slow
 def test_generous_time_limit_changes_nothing(rng):
     board = random_reachable(rng, goal_board(20, 20))
     a = solve_constructive(board)

@@ -42,6 +42,7 @@ def _structured(m, n, rng):
 
 
 @pytest.mark.parametrize("m,n", SHAPES)
+@pytest.mark.slow
 def test_walkers_match_reference(rng, m, n):
     for cells in _structured(m, n, rng):
         board = cells.reshape(m, n)
@@ -74,6 +75,7 @@ def test_walkers_flag_every_non_permutation(rng, m, n):
     assert _walk(negative, m, n)[1] is False
 
 
+@pytest.mark.slow
 def test_batch_drivers_agree_and_name_the_first_bad_board(rng):
     m, n = 70, 61
     boards = np.stack([rng.permutation(m * n) for _ in range(9)]).astype(np.uint16)

@@ -35,6 +35,7 @@ def goals_for(m, n, rng, count=3):
 
 
 @pytest.mark.parametrize("m,n", SMALL_SHAPES)
+@pytest.mark.slow
 def test_table_equals_plain_bfs(m, n, rng):
     for goal in goals_for(m, n, rng):
         counts, antipodes, depth_of = naive.depth_table(m, n, naive.cells_of(goal))
@@ -223,6 +224,7 @@ def test_bad_arguments():
         fp.random_solvable(3, 6, count=2, distance=20)
 
 
+@pytest.mark.slow
 def test_cache_round_trip():
     built = distance_table(2, 4, cache=True)
     path = table_path(2, 4, 7)
@@ -252,6 +254,7 @@ def test_format_depth_table():
     assert lines[-1].split() == ["31", "2", "181,440"]
 
 
+@pytest.mark.slow
 def test_dask_search_equals_local_search(rng, dask_client):
     from fastpuzzle.distances.cluster import distance_table_dask
 

@@ -24,6 +24,7 @@ def boards_of(rng, count, m, n):
 
 
 @pytest.mark.parametrize("m,n", [(4, 4), (3, 5), (1, 6), (6, 1)])
+@pytest.mark.slow
 def test_results_equal_local_functions(client, rng, m, n):
     boards = boards_of(rng, 5000, m, n)
     x = fd.as_dask_boards(boards, chunks=700)
@@ -103,6 +104,7 @@ def _slow_copy(block):
     return block
 
 
+@pytest.mark.slow
 def test_killed_worker_loses_and_duplicates_nothing(client, rng):
     boards = boards_of(rng, 24_000, 4, 4)
     x = fd.as_dask_boards(boards, chunks=1000).map_blocks(_slow_copy, dtype=boards.dtype)
@@ -128,6 +130,7 @@ def _cli(*args, cwd):
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 def test_cli_generate_and_check_on_the_cluster(client, tmp_path):
     address = client.scheduler.address
     local = _cli("generate", "--shape", "3x4", "--count", "20000", "--seed", "8", "--permutations",
@@ -146,6 +149,7 @@ def test_cli_generate_and_check_on_the_cluster(client, tmp_path):
     assert threads.stdout.split() == ["solvable" if v else "unsolvable" for v in expected]
 
 
+@pytest.mark.slow
 def test_cli_dask_bad_board_is_one_line_and_status_2(client, tmp_path):
     boards = fp.random_solvable(3, 3, count=500, seed=1)
     boards[321, 0, 0] = boards[321, 0, 1]

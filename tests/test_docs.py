@@ -197,6 +197,7 @@ def _blocks(page: Path):
 
 
 @pytest.mark.parametrize("name", EXAMPLE_PAGES)
+@pytest.mark.slow
 def test_examples_run(name, tmp_path, monkeypatch):
     page = ROOT / name
     if not page.exists():

@@ -24,6 +24,7 @@ def test_gymnasium_checker(options):
         check_env(SlidingPuzzleEnv(2, 3, **options), skip_render_check=True)
 
 
+@pytest.mark.slow
 def test_vector_steps_match_the_move_model_and_the_single_env():
     vec = SlidingPuzzleVectorEnv(64, 3, 4, reward="manhattan", max_steps=None)
     obs, info = vec.reset(seed=1)

@@ -54,6 +54,7 @@ def test_uniform_over_all_solvable_boards(m, n, per_board):
 
 
 @pytest.mark.parametrize("m,n,per_board", [(2, 3, 150), (2, 2, 3000)])
+@pytest.mark.slow
 def test_uniformity_statistic_rejects_a_biased_generator(m, n, per_board):
     support = component(naive.goal(m, n))
     biased = naive_biased_solvable(m, n, per_board * len(support), seed=1)

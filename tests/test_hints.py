@@ -70,6 +70,7 @@ def test_hints_on_every_small_board(shape, metric):
 
 
 @pytest.mark.parametrize("metric", ["stm", "mtm"])
+@pytest.mark.slow
 def test_hints_on_every_3x3_board(bfs3x3, metric):
     check_hints_everywhere(3, 3, metric, bfs3x3[metric][0])
 
@@ -83,6 +84,7 @@ def test_hints_with_a_custom_goal():
 
 
 @pytest.mark.parametrize("metric", ["stm", "mtm"])
+@pytest.mark.slow
 def test_counts_and_enumeration_on_every_2x3_board(metric):
     dist, count = plain_bfs(2, 3, mtm=metric == "mtm")
     for board in dist:

@@ -62,6 +62,7 @@ def _read_all_ways(path):
 
 @SETTINGS
 @given(data=ANY_BYTES, suffix=st.sampled_from([".txt", ".npy", ""]))
+@pytest.mark.slow
 def test_random_bytes_to_every_reader(tmp_path_factory, data, suffix):
     path = tmp_path_factory.mktemp("bytes") / f"in{suffix}"
     path.write_bytes(data)
@@ -198,6 +199,7 @@ SUBCOMMAND_ARGS = st.lists(st.sampled_from([
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(command=st.sampled_from(["check", "reach", "generate", "solve", "pdb solve", "demo"]),
        args=SUBCOMMAND_ARGS, data=ANY_BYTES)
+@pytest.mark.slow
 def test_cli_in_process(tmp_path_factory, capsys, monkeypatch, command, args, data):
     directory = tmp_path_factory.mktemp("cli")
     (directory / "in.txt").write_bytes(data)
@@ -252,6 +254,7 @@ def _hostile_files(d):
     return files
 
 
+@pytest.mark.slow
 def test_cli_subprocess_hostile_files(tmp_path):
     """Each hostile file through check, solve and reach (several subcommands per process
     would hide a traceback; one process per case, a moderate number of them)."""
@@ -270,6 +273,7 @@ def test_cli_subprocess_hostile_files(tmp_path):
     assert [x for x in os.listdir(tmp_path) if x.endswith(".tmp") or x == "g.npy"] == []
 
 
+@pytest.mark.slow
 def test_cli_subprocess_streams():
     closed_stdin = _run(["check", "-"], shell_redirect="<&-")
     assert closed_stdin.returncode == 2 and b"standard input is closed" in closed_stdin.stderr

@@ -56,6 +56,7 @@ def test_failed_check_leaves_hard_linked_output(tmp_path):  # issue 20, defect 1
 
 
 @pytest.mark.parametrize("command", ["solve", "check"])
+@pytest.mark.slow
 def test_output_is_the_hard_linked_input(tmp_path, command):  # defect 2: refused, both names intact
     src = tmp_path / "hl.npy"
     boards = fp.random_solvable(3, 3, count=30, seed=5)
@@ -106,6 +107,7 @@ def test_hard_link_write_text_renames(tmp_path):
 @pytest.mark.parametrize("name, command", [("/dev/stdout", "generate"), ("/proc/self/fd/1", "generate"),
                                            ("/dev/stdout", "check"), ("/dev/stdout", "solve"),
                                            ("/proc/self/fd/1", "distances")])
+@pytest.mark.slow
 def test_stdout_by_name_into_a_pipe(tmp_path, name, command):  # defect 21
     if name.startswith("/proc") and not os.path.exists("/proc/self/fd/1"):
         pytest.skip("no /proc")

@@ -66,6 +66,7 @@ def _stop(proc, signum, settle=1.0):
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 @pytest.mark.parametrize("work", ["solve", "scramble"])
+@pytest.mark.slow
 def test_cli_signal_stops_kernel(tmp_path, work, signum):
     out = tmp_path / "out.txt"
     if work == "solve":
@@ -105,6 +106,7 @@ except KeyboardInterrupt as error:
 
 
 @pytest.mark.parametrize("work", ["solve", "solve_many", "scramble"])
+@pytest.mark.slow
 def test_api_ctrl_c_stops_kernel(work):
     script = textwrap.dedent(API_SCRIPT)
     run = subprocess.run([sys.executable, "-c", script, work], capture_output=True, env=_env(), timeout=300)

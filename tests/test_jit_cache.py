@@ -7,6 +7,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 _CALLER = """
@@ -47,6 +49,7 @@ def _package(tmp_path, value):
         """))
 
 
+@pytest.mark.slow
 def test_a_change_in_a_callees_file_recompiles_its_caller(tmp_path):
     _package(tmp_path, 1)
     cache = tmp_path / "numba"
@@ -56,6 +59,7 @@ def test_a_change_in_a_callees_file_recompiles_its_caller(tmp_path):
     assert _run(tmp_path, cache, plain=False) == (22, 0)  # the caller is compiled afresh
 
 
+@pytest.mark.slow
 def test_plain_numba_keeps_the_stale_copy(tmp_path):
     """What the stamp prevents: Numba's own keys miss the callee's change."""
     _package(tmp_path, 1)

@@ -66,6 +66,7 @@ def automaton_depths(start, m, n, table):
 
 
 @pytest.mark.parametrize("m,n", [(2, 3), (3, 2), (2, 4), (4, 2), (3, 3)])
+@pytest.mark.slow
 def test_automaton_reaches_every_state_at_its_depth(m, n, rng):
     """Sound pruning: the automaton-restricted search reaches every state of
     the component, each at its breadth-first distance."""
@@ -117,6 +118,7 @@ def _accepted(table, length):
     return out
 
 
+@pytest.mark.slow
 def test_stored_automaton_agrees_with_a_fresh_build():
     """The default table ships with the package; the generator is its definition.  A
     sequence of at most L moves holds only forbidden sequences of at most L moves, so the

@@ -74,6 +74,7 @@ def test_mtm_options_and_command_line(tmp_path):
     assert (int(length), moves) == (3, "UR2D2")
 
 
+@pytest.mark.slow
 def test_mtm_on_a_reflected_pattern_database_from_the_api_and_the_command_line(tmp_path, monkeypatch):
     """A database's single-tile bound taken to slides, with the board's reflection (the dual lookup),
     is as short as the multi-tile table, from ``solve`` and from ``solve --database --metric mtm``."""

@@ -123,6 +123,7 @@ def test_scramble_round_trip_on_every_board(shape):
         assert np.array_equal(fp.parse_scramble(line), board)
 
 
+@pytest.mark.slow
 def test_scramble_round_trip_on_every_3x3_board():
     boards = all_boards(3, 3)
     text = fp.format_scramble(boards)

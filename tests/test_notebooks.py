@@ -37,6 +37,7 @@ def test_notebook_committed_without_outputs(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+@pytest.mark.slow
 def test_notebook_runs(path, monkeypatch, tmp_path):
     # The kernel is a child process: it inherits these.  Each notebook starts
     # from an empty cache, so what another notebook or test built cannot

@@ -139,6 +139,7 @@ def test_signal_handlers_are_restored(tmp_path):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.slow
 def test_signal_during_generate_leaves_no_temp_file(tmp_path, signum):
     out = tmp_path / "big.npy"
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -68,6 +68,7 @@ def _table_vs_naive(db, m, n, goal_cells=None):
         ((5, 5), [(1, 7, 13), (24, 20)]),
     ],
 )
+@pytest.mark.slow
 def test_tables_equal_naive_bfs(shape, partition):
     db = pdb.build_partition(shape, partition)
     _table_vs_naive(db, *shape)
@@ -127,6 +128,7 @@ def test_neighbours_helper_matches_apply_moves(all3):
         assert np.array_equal(moved, np.array(ref))
 
 
+@pytest.mark.slow
 def test_admissible_on_every_3x3_board(db44, all3):
     boards, dist = all3
     h = db44.lookup(boards)
@@ -270,6 +272,7 @@ def test_options_refused_like_solve(db44, options, error, match):
 
 @pytest.mark.parametrize("partition", [[(1, 2, 3, 4), (5, 6, 7, 8)], [(1, 2, 3)], [(2, 4), (6, 8)]])
 @pytest.mark.parametrize("prune", ["undo", "automaton"])
+@pytest.mark.slow
 def test_node_counts_equal_plain_ida(partition, prune, bfs3, rng):
     """The engine with a pattern database counts nodes as a plain recursive
     IDA* with the same heuristic and move automaton (Korf's count), partial

@@ -40,6 +40,7 @@ CASES = [
 
 @pytest.mark.parametrize("shape,goal,tiles", CASES)
 @pytest.mark.parametrize("method", ["sets", "placements"])
+@pytest.mark.slow
 def test_methods_agree_serial_and_threaded(shape, goal, tiles, method):
     m, n = shape
     goal = goal_board(m, n) if goal is None else goal

@@ -35,6 +35,7 @@ def all3():
     "partition",
     [[(1, 2, 3, 4), (5, 6, 7, 8)], [(1, 2, 5), (3, 6), (4, 7, 8)], [(2, 4, 6, 8)], [(5, 6, 7, 8)]],
 )
+@pytest.mark.slow
 def test_dual_admissible_on_every_3x3_board(partition, all3):
     """Never above the BFS distance, for every blank cell; (5, 6, 7, 8) and
     (2, 4, 6, 8) at home cut the goal's blank cell off (the case the region

@@ -24,6 +24,7 @@ def random_boards(rng, m, n, count):
 
 @pytest.mark.parametrize("m,n", SHAPES)
 @pytest.mark.parametrize("method", ["merge", "fenwick", "radix", "bitmask", "auto"])
+@pytest.mark.slow
 def test_inversions_match_reference(rng, m, n, method):
     boards = random_boards(rng, m, n, 40)
     if method == "bitmask" and m * n > 64:
@@ -37,6 +38,7 @@ def test_inversions_match_reference(rng, m, n, method):
 
 
 @pytest.mark.parametrize("m,n", [(m, n) for m, n in SHAPES if m > 1 and n > 1])
+@pytest.mark.slow
 def test_invariant_and_solvability_match_reference(rng, m, n):
     boards = random_boards(rng, m, n, 60)
     expected = [naive.invariant(b) for b in boards]
@@ -59,6 +61,7 @@ def test_one_row_or_column_compares_tile_order(rng, m, n):
         fp.invariant(boards)
 
 
+@pytest.mark.slow
 def test_parity_kernels_agree_on_sizes_where_all_apply(rng):
     # the parity kernels are independent algorithms: they must agree
     for m, n in [(2, 2), (3, 5), (4, 4), (8, 8), (5, 13), (10, 10), (8, 16), (7, 9), (20, 20), (64, 64), (65, 64), (1, 4096), (513, 513)]:
@@ -135,6 +138,7 @@ def python_cycle_invariant(cells, m, n):
     return ((len(cells) - cycles) + z // n + z % n) % 2
 
 
+@pytest.mark.slow
 def test_large_board_300x300(rng):
     board = random_boards(rng, 300, 300, 1)[0]
     count = blocked_inversions(board.ravel())
@@ -146,6 +150,7 @@ def test_large_board_300x300(rng):
     assert fp.invariant(board) == (count + width_even * (z // 300)) % 2
 
 
+@pytest.mark.slow
 def test_large_board_1000x1000(rng):
     board = random_boards(rng, 1000, 1000, 1)[0]
     merge = fp.inversions(board, method="merge")
@@ -166,6 +171,7 @@ def test_reversed_board_has_the_closed_form_count():
         assert fp.inversions(board, method=method) == k * (k - 1) // 2
 
 
+@pytest.mark.slow
 def test_radix_within_one_board_across_threads(rng):
     for size in (2, 3, 100, 4097, 300_000):
         cells = rng.permutation(size).astype(fp.board_dtype(size))
@@ -204,6 +210,7 @@ def components():
 
 
 @pytest.mark.parametrize("m,n", BFS_SHAPES)
+@pytest.mark.slow
 def test_is_solvable_equals_bfs_on_every_permutation(components, m, n):
     boards, truth, size = components[(m, n)]
     assert (fp.is_solvable(boards) == truth).all()
@@ -242,6 +249,7 @@ def board_strategy(min_side=1, max_side=7):
 
 @settings(max_examples=200, deadline=None)
 @given(board=board_strategy(), data=st.data())
+@pytest.mark.slow
 def test_a_legal_move_never_changes_solvability(board, data):
     m, n = board.shape
     z = int(np.flatnonzero(board.ravel() == 0)[0])
@@ -256,6 +264,7 @@ def test_a_legal_move_never_changes_solvability(board, data):
 
 @settings(max_examples=200, deadline=None)
 @given(board=board_strategy(min_side=2), data=st.data())
+@pytest.mark.slow
 def test_swapping_two_tiles_always_flips_solvability(board, data):
     cells = board.ravel().copy()
     tiles = [i for i in range(cells.size) if cells[i] != 0]
@@ -410,6 +419,7 @@ LANE_SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 8), (4, 4), (3, 5), (5, 5), (
 
 
 @pytest.mark.parametrize("m,n", LANE_SHAPES)
+@pytest.mark.slow
 def test_lane_kernels_match_reference(rng, m, n):
     # more boards than a block, and a ragged last block
     count = 2 * lane_kernels.LANE_BLOCK + 37
@@ -428,6 +438,7 @@ def test_lane_kernels_match_reference(rng, m, n):
 
 
 @pytest.mark.parametrize("m,n", LANE_SHAPES)
+@pytest.mark.slow
 def test_lane_path_with_custom_goal(rng, m, n):
     boards = random_boards(rng, m, n, 300).astype(np.uint8)
     goal = random_boards(rng, m, n, 1)[0]
@@ -442,6 +453,7 @@ def test_lane_path_with_custom_goal(rng, m, n):
 
 @pytest.mark.parametrize("m,n", [(3, 3), (4, 4), (5, 5), (8, 8), (2, 3), (10, 10), (8, 16)])
 @pytest.mark.parametrize("how", ["duplicate", "out of range", "no blank"])
+@pytest.mark.slow
 def test_lane_validation_raises_the_usual_error(rng, m, n, how):
     count = 3 * lane_kernels.LANE_BLOCK
     boards = random_boards(rng, m, n, count).astype(np.uint8)
@@ -503,6 +515,7 @@ def test_lane_constants_reject_sizes():
 
 
 @pytest.mark.parametrize("m,n", [(65, 65), (70, 61)])
+@pytest.mark.slow
 def test_checked_tree_matches_reference_and_validates(rng, m, n):
     assert m * n > sv.WALK_CHECKED_MIN_CELLS
     boards = random_boards(rng, m, n, 3).astype(fp.board_dtype(m * n))

@@ -77,6 +77,7 @@ def test_3x3_sample_lengths_equal_bfs(dist_3x3, heuristic):
         assert sol.verify(board)
 
 
+@pytest.mark.slow
 def test_2x4_all_lengths_equal_bfs(dist_2x4):
     states = list(dist_2x4)
     boards = np.array(states).reshape(-1, 2, 4)
@@ -86,6 +87,7 @@ def test_2x4_all_lengths_equal_bfs(dist_2x4):
 
 
 @pytest.mark.parametrize("m,n", [(2, 5), (5, 2), (3, 4), (2, 6)])
+@pytest.mark.slow
 def test_other_shapes_sample_lengths_equal_bfs(rng, m, n):
     goal_state = tuple(naive.cells_of(naive.goal(m, n)))
     for _ in range(12 if m * n <= 10 else 6):
@@ -142,6 +144,7 @@ def test_line_boards(rng, m, n):
 @pytest.mark.parametrize("m,n,steps", [(3, 3, 40), (2, 4, 40), (3, 4, 18), (4, 3, 18), (2, 7, 20), (7, 2, 20), (5, 5, 16)])
 @pytest.mark.parametrize("heuristic", ["linear_conflict", "manhattan"])
 @pytest.mark.parametrize("prune", ["undo", "automaton"])
+@pytest.mark.slow
 def test_node_counts_equal_plain_ida(rng, m, n, steps, heuristic, prune):
     """The kernel's incremental h and move automaton reproduce a plain IDA* node for node."""
     ref_h = naive.linear_conflict if heuristic == "linear_conflict" else naive.manhattan
@@ -188,6 +191,7 @@ def test_korf_manhattan_nodes_equal_published(i):
 
 
 @pytest.mark.parametrize("name,goal", [("korf100.txt", KORF_GOAL), ("korf100_blank_last.txt", None)])
+@pytest.mark.slow
 def test_korf_first_instances_lengths(name, goal):
     boards, lengths = read_korf(name)
     pick = [0, 1, 3, 4, 5, 7, 8, 11]
@@ -474,6 +478,7 @@ def test_ida_refuses_huge_boards():
     assert sol.length == 0
 
 
+@pytest.mark.slow
 def test_large_board_ida_near_goal():
     goal = fp.goal_board(20, 20)
     board = fp.apply_moves(goal, "ULLURD")

@@ -98,11 +98,13 @@ def test_cached_kernel_loads_without_numbas_compiler_registries():
     assert not [m for m in ("numba.np.arraymath", "numba.np.linalg", "numba.np.arrayobj", "cffi", "scipy", "yaml") if m in loaded]
 
 
+@pytest.mark.slow
 def test_compiling_skips_numbas_blas_probe(tmp_path):
     loaded = modules_after("import fastpuzzle as fp\nfp.is_solvable([[1, 2], [3, 0]])", NUMBA_CACHE_DIR=str(tmp_path))
     assert "numba.np.arraymath" in loaded and "scipy.linalg" not in loaded
 
 
+@pytest.mark.slow
 def test_blas_still_works_in_other_jitted_code():
     import scipy.linalg  # noqa: F401  (in the test extra: Numba's np.dot needs it)
     code = (
