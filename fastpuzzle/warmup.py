@@ -5,15 +5,25 @@ The first call of a Numba kernel compiles it -- seconds for the whole engine
 fraction of that.  A program that times its work (the command-line demo, a
 benchmark) calls :func:`warm_kernels` first, says "compiling kernels, first
 run only: N s" when the cache was cold, and then times warm calls only.
+
+On a cold cache the solver's engine, the largest kernel of a first run, is
+compiled in a second process (:func:`start_solver_compile`) while this one
+compiles the rest: the cache is shared, so the engine is then loaded, and
+a first run waits for the longer of the two, not their sum.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass
 
-__all__ = ["Warmup", "judge_case_text", "warm_kernels"]
+__all__ = ["Warmup", "judge_case_text", "warm_kernels", "start_solver_compile", "compile_solver"]
+
+#: Seconds a first run waits for the process compiling the solver before compiling it itself.
+SOLVER_COMPILE_WAIT = 120.0
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,59 @@ def _cache_counts() -> tuple[int, int]:
     return compiled, loaded
 
 
+def compile_solver() -> None:
+    """Compile (or load) the optimal solver's engine as :func:`fastpuzzle.solve_many` runs it on
+    small boards (linear conflict, ``uint8`` boards): what :func:`start_solver_compile` runs.
+
+    Examples
+    --------
+    >>> compile_solver()
+    """
+    import numpy as np
+
+    from .search.ida import Heuristic, ida_batch
+
+    engine = Heuristic(3, 3, np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]]), "linear_conflict")
+    ida_batch(np.array([[1, 2, 3, 4, 5, 6, 0, 7, 8]], np.uint8), engine, None, None, 1)
+
+
+def start_solver_compile():
+    """A process compiling the solver's engine into the shared on-disk cache
+    (:func:`compile_solver`), or None when the cache already holds it (or
+    its place is unknown, or the process cannot start).
+
+    Examples
+    --------
+    >>> process = start_solver_compile()
+    >>> process is None or process.wait() == 0
+    True
+    """
+    from .search import ida
+
+    index = getattr(getattr(getattr(ida.ida_rows, "_cache", None), "_cache_file", None), "_index_path", None)
+    if index is None or os.path.exists(index):
+        return None
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # this copy of fastpuzzle, whatever sys.path says
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, *filter(None, [os.environ.get("PYTHONPATH")])]))
+    try:
+        return subprocess.Popen([sys.executable, "-c", "from fastpuzzle.warmup import compile_solver; compile_solver()"],
+                                env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)  # fmt: skip
+    except OSError:
+        return None
+
+
+def _finish(process) -> None:
+    """Wait for the solver's compile (then its kernel loads from the cache); stop it if it hangs."""
+    if process is None:
+        return
+    try:
+        process.wait(timeout=SOLVER_COMPILE_WAIT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = True) -> Warmup:
     """Compile or load the kernels of the demo's work on ``m x n`` boards.
 
@@ -144,17 +207,24 @@ def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = T
     from .solvability import is_solvable
 
     threaded = PARALLEL_MIN_CELLS // (m * n) + 1  # enough boards for the threaded kernels
-    for count in (64, threaded):
-        is_solvable(random_solvable(m, n, count=count, seed=0))
-        is_solvable(random_permutations(m, n, count=count, seed=0))
-    if judge:  # the kernels read bytes: a small case compiles what a large one runs
-        from .io.judging import judge as judge_text
+    helper = start_solver_compile() if solver else None  # cold cache: the engine compiles alongside
+    try:
+        for count in (64, threaded):
+            is_solvable(random_solvable(m, n, count=count, seed=0))
+            is_solvable(random_permutations(m, n, count=count, seed=0))
+        if judge:  # the kernels read bytes: a small case compiles what a large one runs
+            from .io.judging import judge as judge_text
 
-        judge_text(judge_case_text(3, seed=0))
-    if solver:
-        from .search.solve import solve_many
+            judge_text(judge_case_text(3, seed=0))
+        if solver:
+            from .search.solve import solve_many
 
-        solve_many(random_solvable(3, 3, count=4, seed=0))
+            _finish(helper)
+            solve_many(random_solvable(3, 3, count=4, seed=0))
+    finally:
+        if helper is not None and helper.poll() is None:  # an error or a signal here: stop the helper too
+            helper.kill()
+            helper.wait()
     seconds = time.perf_counter() - start
     after = _cache_counts()
     return Warmup(seconds, after[0] - before[0], after[1] - before[1])

@@ -122,3 +122,41 @@ def test_warmup_message_says_which_case():
     assert Warmup(3.0, 5, 2).message() == "compiling kernels, first run only: 3.0 s"
     assert Warmup(0.5, 0, 9).message() == "kernels loaded from the cache: 0.50 s"
     assert Warmup(0.01, 0, 0).message() == "kernels ready: 0.01 s"  # already in memory
+
+
+@pytest.mark.slow
+def test_a_cold_solver_compiles_in_a_second_process_and_then_loads(tmp_path):
+    """On an empty cache the engine compiles in a helper process; a later process loads it
+    (no compile), and a process with the engine cached starts no helper."""
+    env = dict(os.environ, PYTHONPATH=ROOT, NUMBA_CACHE_DIR=str(tmp_path))
+    start = ("from fastpuzzle.warmup import start_solver_compile\n"
+             "p = start_solver_compile()\nprint('none' if p is None else p.wait())")
+    run = [sys.executable, "-c", start]
+    assert subprocess.run(run, capture_output=True, text=True, env=env, check=True, timeout=600).stdout.split() == ["0"]
+    load = ("from fastpuzzle.warmup import compile_solver\nfrom fastpuzzle.search import ida\ncompile_solver()\n"
+            "s = ida.ida_rows.stats\nprint(sum(s.cache_hits.values()), sum(s.cache_misses.values()))")
+    out = subprocess.run([sys.executable, "-c", load], capture_output=True, text=True, env=env, check=True, timeout=600)
+    assert out.stdout.split() == ["1", "0"]
+    assert subprocess.run(run, capture_output=True, text=True, env=env, check=True, timeout=600).stdout.split() == ["none"]
+
+
+def test_warm_up_stops_its_helper_when_it_fails(monkeypatch):
+    """An error during the warm-up (here in the judge's kernels) kills the compiling helper."""
+    from fastpuzzle import warmup
+    from fastpuzzle.io import judging
+
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    monkeypatch.setattr(warmup, "start_solver_compile", lambda: helper)
+
+    def broken(text):
+        raise RuntimeError("judge broke")
+
+    monkeypatch.setattr(judging, "judge", broken)
+    try:
+        with pytest.raises(RuntimeError, match="judge broke"):
+            warmup.warm_kernels(2, 3)
+        assert helper.poll() is not None  # killed and reaped, not left running
+    finally:
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
