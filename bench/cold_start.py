@@ -53,7 +53,9 @@ def cold_demo(tree: str, demo_args: list[str], kernels: bool = False) -> tuple[f
         env = dict(os.environ, NUMBA_CACHE_DIR=numba_dir, FASTPUZZLE_CACHE=data_dir, PYTHONPATH=tree)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-c", CHILD.format(kernels=kernels), *demo_args], env=env,
+        # cwd=tree: "python -c" puts the working directory first on sys.path, ahead of PYTHONPATH, so a
+        # run started in another checkout would import that checkout's package instead
+        proc = subprocess.run([sys.executable, "-c", CHILD.format(kernels=kernels), *demo_args], env=env, cwd=tree,
                               capture_output=True, text=True, check=False)  # fmt: skip
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
