@@ -152,12 +152,12 @@ def start_solver_compile():
         return None
 
 
-def _finish(process) -> None:
-    """Wait for the solver's compile (then its kernel loads from the cache); stop it if it hangs."""
+def _stop(process, timeout: float = 0.0) -> None:
+    """Wait up to ``timeout`` seconds for the solver's compile to end, then kill it if it still runs."""
     if process is None:
         return
     try:
-        process.wait(timeout=SOLVER_COMPILE_WAIT)
+        process.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
@@ -219,12 +219,10 @@ def warm_kernels(m: int = 4, n: int = 4, *, judge: bool = True, solver: bool = T
         if solver:
             from .search.solve import solve_many
 
-            _finish(helper)
+            _stop(helper, SOLVER_COMPILE_WAIT)  # then the engine loads from the cache
             solve_many(random_solvable(3, 3, count=4, seed=0))
     finally:
-        if helper is not None and helper.poll() is None:  # an error or a signal here: stop the helper too
-            helper.kill()
-            helper.wait()
+        _stop(helper)  # an error or a signal here: stop the helper too
     seconds = time.perf_counter() - start
     after = _cache_counts()
     return Warmup(seconds, after[0] - before[0], after[1] - before[1])
