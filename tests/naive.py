@@ -418,3 +418,29 @@ def naive_judge_by_cycles(text):
         i += 1 + 2 * n * n
         out.append("TAK" if invariant(a, n) == invariant(b, n) else "NIE")
     return out
+
+
+def slide_pattern_distances(m, n, pattern, blank):
+    """Multi-tile pattern-database values by a plain breadth-first search.
+
+    State: (cells of the pattern's tiles, the blank's cell), the other tiles alike; one move
+    slides the blank 1, 2, ... cells in a line, each tile on the way one cell back.  ``pattern``:
+    the tiles' goal cells; ``blank``: the goal's blank cell.  Returns ``{state: slides}``.
+    """
+    start = (tuple(pattern), blank)
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        placed, z = state = queue.popleft()
+        for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+            cells, r, c = list(placed), *divmod(z, n)
+            while 0 <= r + dr < m and 0 <= c + dc < n:
+                nxt = (r + dr) * n + c + dc
+                if nxt in cells:
+                    cells[cells.index(nxt)] = r * n + c
+                new = (tuple(cells), nxt)
+                if new not in dist:
+                    dist[new] = dist[state] + 1
+                    queue.append(new)
+                r, c = r + dr, c + dc
+    return dist

@@ -35,6 +35,7 @@ def test_mtm_root_bound_is_admissible_on_every_3x3_board():
     assert (bound == depths).any() and (bound > 0).sum() == table.size - 1
 
 
+@pytest.mark.slow  # the 15-puzzle's slide databases take a minute to build
 def test_mtm_15_puzzle_against_the_published_layers():
     """4x4 boards 7-9 slides from the goal (the layers whose sizes OEIS A389728 gives and test_hints
     checks), solved optimally: the length is the layer."""
@@ -53,9 +54,10 @@ def test_mtm_15_puzzle_against_the_published_layers():
             assert (s.length, s.status) == (depth, "optimal")
 
 
+@pytest.mark.slow  # the 15-puzzle's slide databases take a minute to build
 def test_mtm_budget_states_its_bound():
     board = fp.random_solvable(4, 4, seed=1)
-    s = fp.solve(board, metric="mtm", max_nodes=20_000, method="ida")
+    s = fp.solve(board, metric="mtm", max_nodes=200, method="ida")
     assert s.status == "budget" and s.moves == "" and 1 <= s.lower_bound <= 43  # 43: the 4x4 radius
 
 

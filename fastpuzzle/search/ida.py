@@ -54,6 +54,7 @@ from .heuristics import (
     lc_new_state, lc_start, line_conflict_penalty, search_tables,
 )  # fmt: skip
 from .pdb.heuristic import pdb_children, pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start
+from .pdb.slides import SLIDE_MAX_CELLS, SLIDE_MIN_CELLS, no_slide_tables, slide_bound, slide_tables
 
 
 __all__ = [
@@ -124,6 +125,19 @@ def _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state):
 
 
 @jit
+def _root_slides(cells, mtm_tables):
+    """The slide databases' bound of the start (0 without them)."""
+    reach, longest, slide_data, slide_tiles, slide_cells, slide_offsets, slide_weights = mtm_tables
+    if slide_tiles.shape[0] == 0:
+        return 0
+    tile_cell = np.empty(cells.shape[0], np.int64)
+    for c in range(cells.shape[0]):
+        tile_cell[as_unsigned(cells[c])] = c
+    return slide_bound(tile_cell, np.int64(-1), np.int64(-1), tile_cell[0], slide_data, slide_tiles, slide_cells,
+                       slide_offsets, slide_weights)  # fmt: skip
+
+
+@jit
 def _is_goal_after(cells, goal, blank, src, tile):
     """Whether ``cells`` with ``tile`` slid from ``src`` into ``blank`` equals ``goal``."""
     for c in range(cells.shape[0]):
@@ -164,14 +178,22 @@ def _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_
 
 
 @jit(inline="always")
-def _slide_cost(h, op, last, src, mtm_tables):
+def _slide_cost(h, op, last, src, tile, blank, tile_cell, reach, longest, slide_data, slide_tiles, slide_cells,
+                slide_offsets, slide_weights):  # fmt: skip
     """A step's cost (0 when it goes on in the direction of the last one: the same slide) and its
     bound minus one: what is left takes >= ``h`` single steps, the first ``reach`` of them free,
-    then at most ``longest`` per slide."""
-    reach, longest = mtm_tables
+    then at most ``longest`` per slide; and at least the slide databases' value less one where the
+    slide may go on for free (:mod:`fastpuzzle.search.pdb.slides`)."""
     step = 0 if op == last else 1
-    rest = h - reach[as_unsigned(src * 4 + op)]
-    return step, step - 1 + ((rest + longest - 1) // longest if rest > 0 else 0)
+    free = reach[as_unsigned(src * 4 + op)]
+    rest = h - free
+    bound = (rest + longest - 1) // longest if rest > 0 else 0
+    if slide_tiles.shape[0] > 0:  # the tile went to ``blank``, the blank to ``src``
+        slides = slide_bound(tile_cell, tile, blank, src, slide_data, slide_tiles, slide_cells, slide_offsets,
+                             slide_weights) - (1 if free > 0 else 0)  # fmt: skip
+        if slides > bound:
+            bound = slides
+    return step, step - 1 + bound
 
 
 # Longer than the house size on purpose: each heuristic's per-node steps are
@@ -197,6 +219,11 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
     if lc_tables is not None:
         move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
         line_codes, line_penalty, seq = lc_state
+    if mtm_tables is not None:
+        reach, longest, slide_data, slide_tiles, slide_cells, slide_offsets, slide_weights = mtm_tables
+        tile_cell = np.empty(cells.shape[0], np.int64)  # where each tile is, for the slide databases
+        for c in range(cells.shape[0]):
+            tile_cell[as_unsigned(cells[c])] = c
     no_line = m + n  # the dummy line a move that changes no conflict points at
     limit = budget
     if nodes + CLOCK_INTERVAL < limit:  # the stop flag (and the clock, if set) read every CLOCK_INTERVAL nodes
@@ -269,7 +296,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                 limit = min(budget, nodes + CLOCK_INTERVAL)
             h_weighted = (h * weight) >> WEIGHT_SHIFT
             if mtm_tables is not None:  # the multi-tile metric (see Heuristic)
-                step, h_weighted = _slide_cost(h, op, last, src, mtm_tables)
+                step, h_weighted = _slide_cost(h, op, last, src, tile, blank, tile_cell, reach, longest, slide_data,
+                                               slide_tiles, slide_cells, slide_offsets, slide_weights)  # fmt: skip
             if h_weighted > room:
                 if threshold - room + h_weighted < next_threshold:
                     next_threshold = threshold - room + h_weighted
@@ -280,6 +308,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                 return STATUS_FOUND, nodes, next_threshold, depth + 1
             cells[as_unsigned(blank)] = tile
             cells[as_unsigned(src)] = 0
+            if mtm_tables is not None:
+                tile_cell[as_unsigned(tile)] = blank
+                tile_cell[0] = src
             # --- push: make the move in the heuristic's state
             if pdb_tables is not None:
                 pdb_push(tile, blank, depth, aux1, aux2, at1, at2, pattern_of, cell_map, tile_map, pos, rpos, values,
@@ -321,6 +352,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             tile = np.int64(cells[as_unsigned(blank)])
             cells[as_unsigned(src)] = tile
             cells[as_unsigned(blank)] = 0
+            if mtm_tables is not None:
+                tile_cell[as_unsigned(tile)] = src
+                tile_cell[0] = blank
             # --- pop: undo the move in the heuristic's state
             if pdb_tables is not None:
                 pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, at, undo)
@@ -347,7 +381,7 @@ def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mt
     span = 1  # most moves per unit of cost: the stack must hold threshold * span moves
     if mtm_tables is not None:
         span = mtm_tables[1]
-        h0_weighted = (h0 + span - 1) // span
+        h0_weighted = max((h0 + span - 1) // span, _root_slides(cells, mtm_tables))
     if threshold < h0_weighted:
         threshold = h0_weighted
     stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),
@@ -450,7 +484,11 @@ class Heuristic:
     metric : {"stm", "mtm"}
         Multi-tile: single steps, one going on in the last one's direction costs 0 (a path costs its
         slides); ``h`` becomes ``ceil(max(0, h - r) / L)`` (``r`` cells still free to slide, ``L``
-        the longest slide); only undoing the last step is pruned (docs/pictures.md).
+        the longest slide), or the slide databases' bound where larger; only undoing the last step
+        is pruned (docs/pictures.md).
+    slides : tuple, optional
+        With ``metric="mtm"``: the slide databases (:func:`fastpuzzle.search.pdb.slides.slide_tables`,
+        for this engine's goal). Default: built or loaded for boards of 13 to 16 cells, none otherwise.
 
     Examples
     --------
@@ -460,7 +498,7 @@ class Heuristic:
     """
 
     def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH,
-                 order=None, metric="stm"):  # fmt: skip
+                 order=None, metric="stm", slides=None):  # fmt: skip
         self.m, self.n, self.name = m, n, name
         # the dtype of the boards the engine gets, whatever the caller's:
         # one compiled engine, not one per goal dtype (seconds on a first run)
@@ -470,7 +508,10 @@ class Heuristic:
             prune_length = 2
             r, c = np.divmod(np.arange(m * n), n)
             reach = np.stack([r, c, n - 1 - c, m - 1 - r], axis=1).astype(np.int64).ravel()  # cells left per U L R D
-            self.mtm_tables = (reach, np.int64(max(m, n) - 1))
+            if slides is None:
+                use = SLIDE_MIN_CELLS <= m * n <= SLIDE_MAX_CELLS and min(m, n) >= 2
+                slides = slide_tables(self.goal.reshape(m, n)) if use else no_slide_tables(m * n)
+            self.mtm_tables = (reach, np.int64(max(m, n) - 1), *slides)
         automaton = move_automaton(prune_length)
         if order is None:
             tables = successor_tables(m, n)

@@ -1,0 +1,138 @@
+"""Multi-tile pattern databases (``fastpuzzle.search.pdb.slides``): tables against a plain
+breadth-first search, the bound against the multi-tile tables on every board of small shapes, and
+optimal multi-tile solves with them (the 15-puzzle's in the slow tier: its tables take a minute)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle.notation import count_moves
+from fastpuzzle.search import ida
+from fastpuzzle.search.pdb import slides
+
+from .naive import partial_rank, slide_pattern_distances
+
+
+@pytest.mark.parametrize("shape, pattern, blank", [((2, 3), (0, 1), 5), ((3, 3), (0, 4, 6), 8), ((3, 3), (2, 3), 4),
+                                                   ((2, 4), (7, 0, 5), 3)])  # fmt: skip
+def test_tables_against_plain_bfs(shape, pattern, blank):
+    m, n = shape
+    want = slide_pattern_distances(m, n, pattern, blank)
+    table = slides.build_slide_table(m, n, pattern, blank)
+    assert table.size == len(want)  # every placement reached
+    for (placed, z), d in want.items():
+        assert table[partial_rank([*placed, z], m * n)] == d
+
+
+def _goal(m, n, blank):
+    """A goal with its blank on ``blank`` and the tiles 1.. in row-major order around it."""
+    cells = np.zeros(m * n, np.int64)
+    cells[[c for c in range(m * n) if c != blank]] = np.arange(1, m * n)
+    return cells.reshape(m, n)
+
+
+@pytest.mark.parametrize("shape, blank", [((3, 3), 8), ((3, 3), 4), ((3, 3), 0), ((2, 4), 7), ((4, 2), 1)])
+def test_bound_is_admissible_on_every_board(shape, blank):
+    """On every board of the shape: the bound never exceeds the multi-tile distance, is reached
+    somewhere off the goal and beats the single-tile bound over the longest slide on average."""
+    m, n = shape
+    goal = _goal(m, n, blank)
+    table = fp.distance_table(m, n, goal=goal, metric="mtm")
+    boards = table.space.boards(np.arange(table.size)).reshape(table.size, m * n)
+    depths = np.asarray(table.depths[: table.size]).astype(np.int64)
+    tables = slides.slide_tables(goal, slides.slide_patterns(goal, 3), cache=False)
+    assert len(tables[1]) >= 2 + 2 * (m == n and blank in (0, 4, 8))  # the symmetries keeping the blank: read too
+    bound = slides.slide_bounds(boards, tables)
+    assert (bound <= depths).all()
+    assert ((bound == depths) & (depths > 0)).any()
+    single = -(-np.asarray(fp.heuristics.linear_conflict(boards.reshape(-1, m, n), goal=goal), np.int64) // (max(m, n) - 1))
+    assert bound.mean() > single.mean()
+
+
+@pytest.mark.parametrize("shape, blank, count", [((3, 3), 8, 60), ((3, 3), 4, 40), ((2, 4), 0, 40)])
+def test_solves_with_slide_databases_are_optimal(shape, blank, count):
+    m, n = shape
+    goal = _goal(m, n, blank)
+    table = fp.distance_table(m, n, goal=goal, metric="mtm")
+    with_slides = ida.Heuristic(m, n, goal, "linear_conflict", metric="mtm",
+                                slides=slides.slide_tables(goal, slides.slide_patterns(goal, 3), cache=False))
+    without = ida.Heuristic(m, n, goal, "linear_conflict", metric="mtm")
+    boards = fp.random_solvable(m, n, count=count, seed=5, goal=goal)
+    nodes = [0, 0]
+    for board, want in zip(boards, table.lookup(boards).tolist()):
+        for i, engine in enumerate((with_slides, without)):
+            status, codes, used, _ = ida.ida_search(board.ravel().astype(np.uint8), engine)
+            assert status == ida.STATUS_FOUND and count_moves(codes, metric="mtm") == want
+            assert (fp.apply_moves(board, codes) == goal).all()
+            nodes[i] += used
+    assert nodes[0] < nodes[1]
+
+
+def test_a_pattern_holding_the_blank_is_refused():
+    with pytest.raises(fp.OptionError, match="pattern"):
+        slides.build_slide_table(3, 3, (0, 8), 8)
+    with pytest.raises(fp.OptionError, match="pattern"):
+        slides.build_slide_table(3, 3, (0, 9), 8)
+
+
+def test_a_corrupted_cached_table_is_rebuilt_not_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    goal = fp.goal_board(3, 3)
+    patterns = [(0, 1, 2)]
+    first = slides.build_slide_table(3, 3, patterns[0], 8)
+    slides.slide_tables(goal, patterns)  # built and cached
+    (path,) = (tmp_path / "slides").glob("*.npy")
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 0xFF
+    path.write_bytes(bytes(raw))
+    slides._JOINED.clear()  # a new process: the table is read again
+    with pytest.warns(RuntimeWarning, match="corrupted"):
+        data = slides.slide_tables(goal, patterns)[0]
+    assert np.array_equal(data, first)
+    slides._JOINED.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.array_equal(slides.slide_tables(goal, patterns)[0], first)  # the rebuilt copy is whole
+
+
+def test_patterns_of_the_15_puzzle_and_other_shapes():
+    goal = fp.goal_board(4, 4)
+    tiles = [sorted(int(goal.flat[c]) for c in p) for p in slides.slide_patterns(goal)]
+    assert tiles == [[1, 2, 3, 4, 5, 9], [4, 8, 12, 13, 14, 15]]
+    for m, n in [(2, 7), (2, 8), (3, 5), (5, 3), (4, 4)]:
+        for blank in (0, m * n - 1, n - 1):
+            goal = _goal(m, n, blank)
+            for p in slides.slide_patterns(goal):
+                assert len(set(p)) == slides.SLIDE_TILES and blank not in p
+
+
+@pytest.mark.slow
+def test_15_puzzle_uniform_boards_are_solved_optimally():
+    """Uniform random 15-puzzles under the multi-tile metric: optimal from ``solve`` with the default
+    tables (built here in the test run's cache), and as long as with other tables (five-tile patterns),
+    an independent bound; the bound below the layer of boards up to 9 slides from the goal."""
+    from fastpuzzle.distances.multi import slide_neighbours
+
+    m = n = 4
+    goal = fp.goal_board(m, n)
+    boards = fp.random_solvable(m, n, count=6, seed=8)
+    other = ida.Heuristic(m, n, goal, "linear_conflict", metric="mtm", slides=slides.slide_tables(
+        goal, [(0, 1, 2, 3, 4), (8, 11, 12, 13, 14)], cache=False))  # fmt: skip
+    for board in boards:
+        s = fp.solve(board, metric="mtm")
+        assert s.status == "optimal" and s.length == s.lower_bound and s.verify(board)
+        assert count_moves(s.moves, metric="mtm") == s.length
+        status, codes, _, _ = ida.ida_search(board.ravel().astype(np.uint8), other)
+        assert status == ida.STATUS_FOUND and count_moves(codes, metric="mtm") == s.length
+    tables = slides.slide_tables(goal)
+    frontier, seen = goal.reshape(1, -1).astype(np.uint8), {goal.astype(np.uint8).tobytes()}
+    for depth in range(1, 10):
+        nb = np.unique(slide_neighbours(frontier, m, n, "mtm")[0], axis=0)
+        frontier = np.array([row for row in nb if row.tobytes() not in seen], np.uint8)
+        seen.update(row.tobytes() for row in frontier)
+        bound = slides.slide_bounds(frontier, tables)
+        assert (bound <= depth).all() and (bound == depth).any()
