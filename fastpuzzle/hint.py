@@ -6,6 +6,9 @@
   neighbour's distance by the optimal solver (pattern databases where the
   goal allows), within the budget given; a neighbour the budget stopped
   leaves the hint unproved;
+* the same for the multi-tile metric from 13 to 16 cells, the solver reading
+  the slide databases (:mod:`fastpuzzle.search.pdb.slides`; built once, about a
+  minute for the 15-puzzle);
 * beyond, the solver's best solution: its length is an upper bound and its
   first move the hint, ``proved`` is False.
 
@@ -91,7 +94,7 @@ def hints(board, goal=None, *, metric="stm", time_limit=None, max_nodes=None):
     goal : array_like (m, n), optional
         Default: tiles in order, blank last.
     metric : {"stm", "mtm"}
-        Single-tile moves, or multi-tile moves (boards of at most 12 cells).
+        Single-tile moves, or multi-tile moves (boards of at most 16 cells).
     time_limit, max_nodes : optional
         Budget of each neighbour's optimal search (boards of 13 to 16 cells),
         or of the one search beyond.
@@ -118,8 +121,10 @@ def hints(board, goal=None, *, metric="stm", time_limit=None, max_nodes=None):
     if m * n <= MAX_TABLE_CELLS:
         out = _table_hints(batch, target, metric)
     elif metric == "mtm":
-        raise ShapeError((m, n), f"multi-tile hints need the multi-tile table: boards of at most {MAX_TABLE_CELLS} cells, "
-                         f"got {m}x{n}", expected=MAX_TABLE_CELLS)  # fmt: skip
+        if m * n > MAX_HINT_CELLS:
+            raise ShapeError((m, n), f"multi-tile hints cover boards of at most {MAX_HINT_CELLS} cells, got {m}x{n}",
+                             expected=MAX_HINT_CELLS)  # fmt: skip
+        out = [_solved_slide_hint(b, target, time_limit, max_nodes) for b in batch]
     elif m * n <= MAX_HINT_CELLS:
         out = [_solved_hint(b, target, time_limit, max_nodes) for b in batch]
     else:
@@ -184,13 +189,49 @@ def _solved_hint(board, goal, time_limit, max_nodes):
     return Hint(d, tuple(MOVE_CHARS[c] for c in sorted(moves)), proved)
 
 
+def _solved_slide_hint(board, goal, time_limit, max_nodes):
+    """:func:`_solved_hint` in the multi-tile metric: a neighbour is ``d - 1``, ``d`` or ``d + 1``
+    slides away, so each is searched for a solution of ``d - 1`` slides."""
+    from .notation import count_moves
+    from .search import ida
+    from .search.solve import search_setup
+
+    m, n = board.shape
+    if np.array_equal(board, goal):
+        return Hint(0, (), True, "mtm")
+    setup = search_setup(m, n, goal, "linear_conflict", metric="mtm")
+    status, codes, _, _ = ida.ida_search(setup.map_boards(board.reshape(1, -1))[0], setup.engine, max_nodes,
+                                         time_limit)  # fmt: skip
+    if status != ida.STATUS_FOUND:
+        _out_of_budget(time_limit, max_nodes)
+    d = count_moves(codes, metric="mtm")
+    run = 1
+    while run < len(codes) and codes[run] == codes[0]:
+        run += 1
+    moves, proved = [], True
+    nb, _, code, steps = slide_neighbours(board.reshape(1, -1), m, n, "mtm")
+    for child, c, k in zip(setup.map_boards(nb), code.tolist(), steps.tolist()):
+        if (c, k) != (int(codes[0]), run):
+            found, _, _, _ = ida.ida_search(child, setup.engine, max_nodes, time_limit, max_length=d - 1,
+                                            threshold=d - 1)  # fmt: skip
+            if found != ida.STATUS_FOUND:
+                proved = proved and found == ida.STATUS_BOUND  # else the budget stopped it: it may be optimal too
+                continue
+        moves.append((c, k))
+    return Hint(d, tuple(_letter(c, k, "mtm") for c, k in sorted(moves)), proved, "mtm")
+
+
+def _out_of_budget(time_limit, max_nodes):
+    raise OptionError("time_limit, max_nodes", (time_limit, max_nodes),
+                      "ran out before any solution was found; give a larger time_limit or max_nodes")  # fmt: skip
+
+
 def _best_hint(board, goal, time_limit, max_nodes):
     from .search.solve import solve
 
     solution = solve(board, goal=goal, max_nodes=max_nodes, time_limit=time_limit)
     if not solution.solved:
-        raise OptionError("time_limit, max_nodes", (time_limit, max_nodes),
-                          "ran out before any solution was found; give a larger time_limit or max_nodes")  # fmt: skip
+        _out_of_budget(time_limit, max_nodes)
     first = (solution.moves[0],) if solution.length else ()
     return Hint(solution.length, first, solution.status == "optimal" and solution.length <= 1)
 

@@ -156,13 +156,14 @@ def test_random_solvable_at_an_mtm_distance(bfs3x3):
     [
         (lambda: fp.hints([[1, 2], [3, 0]], metric="htm"), ValueError),
         (lambda: fp.hints([[2, 1], [3, 0]]), ValueError),
-        (lambda: fp.hints(fp.goal_board(4, 4), metric="mtm"), ValueError),
+        (lambda: fp.hints(fp.goal_board(5, 5), metric="mtm"), ValueError),
         (lambda: fp.hints([[1, 2], [3, 0]], time_limit=-1), ValueError),
         (lambda: fp.count_optimal(fp.goal_board(4, 4)), ValueError),
         (lambda: fp.count_optimal(np.zeros((2, 2, 2), np.uint8)), ValueError),
         (lambda: optimal_solutions([[1, 2], [3, 0]], limit=0), ValueError),
         (lambda: fp.distance_table(2, 2, metric=1), TypeError),
-        (lambda: fp.distance(fp.goal_board(4, 4), metric="mtm"), ValueError),
+        (lambda: fp.distance(fp.goal_board(5, 5), metric="mtm"), ValueError),
+        (lambda: fp.distance(fp.goal_board(4, 4), metric="mtm", table=True), ValueError),
     ],
 )
 def test_bad_arguments(call, error):

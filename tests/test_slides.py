@@ -136,3 +136,22 @@ def test_15_puzzle_uniform_boards_are_solved_optimally():
         seen.update(row.tobytes() for row in frontier)
         bound = slides.slide_bounds(frontier, tables)
         assert (bound <= depth).all() and (bound == depth).any()
+
+
+@pytest.mark.slow
+def test_15_puzzle_multi_tile_hints_and_distances_agree_with_the_solver():
+    """Hints and distances on 4x4 boards under the multi-tile metric: every hinted slide lands one
+    closer and every other slide does not (each neighbour's distance solved on its own); a custom
+    goal (blank first) too; 2x7 (14 cells, no table) as well."""
+    from fastpuzzle.distances.multi import slide_neighbours
+
+    for m, n, goal in [(4, 4, None), (4, 4, np.arange(16).reshape(4, 4)), (2, 7, None)]:
+        target = fp.goal_board(m, n) if goal is None else goal
+        for board in fp.random_solvable(m, n, count=2, seed=12, goal=target):
+            h = fp.hints(board, goal=goal, metric="mtm")
+            assert h.proved and h.metric == "mtm" and h.distance == fp.distance(board, goal=goal, metric="mtm")
+            nb, _, code, steps = slide_neighbours(board.reshape(1, -1), m, n, "mtm")
+            d = fp.distance(nb.reshape(-1, m, n), goal=goal, metric="mtm")
+            assert set(d.tolist()) <= {h.distance - 1, h.distance, h.distance + 1}
+            letters = [fp.moves.MOVE_CHARS[c] + (str(k) if k > 1 else "") for c, k in zip(code.tolist(), steps.tolist())]
+            assert sorted(h.moves) == sorted(x for x, dx in zip(letters, d.tolist()) if dx == h.distance - 1)

@@ -15,6 +15,7 @@ import numpy as np
 from .. import options
 from ..boards import as_boards, as_goal
 from ..errors import DistanceBudgetError, ShapeError
+from ..search.pdb.slides import SLIDE_MAX_CELLS
 from ..search.solve import solve_many
 from ..notation import check_metric
 from .table import MAX_TABLE_CELLS, distance_table
@@ -45,7 +46,8 @@ def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="rai
         boards of at most 12 cells.
     metric : {"stm", "mtm"}
         Single-tile moves, or multi-tile moves (a row or column segment slid
-        at once: from the multi-tile table, boards of at most 12 cells).
+        at once: from the multi-tile table up to 12 cells, by the solver with
+        slide databases up to 16).
 
     Returns
     -------
@@ -71,10 +73,17 @@ def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="rai
     target = as_goal(goal, m, n)
     use_table = m * n <= MAX_TABLE_CELLS if table is None else table
     if check_metric(metric) == "mtm":
-        if m * n > MAX_TABLE_CELLS or table is False:
-            raise ShapeError((m, n), f"multi-tile distances come from the multi-tile table: boards of at most "
-                             f"{MAX_TABLE_CELLS} cells, got {m}x{n}", expected=MAX_TABLE_CELLS)  # fmt: skip
-        return distance_table(m, n, goal=target, metric="mtm").lookup(batch[0] if single else batch)
+        if use_table:
+            if m * n > MAX_TABLE_CELLS:
+                raise ShapeError((m, n), f"table=True needs boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}",
+                                 expected=MAX_TABLE_CELLS)  # fmt: skip
+            return distance_table(m, n, goal=target, metric="mtm").lookup(batch[0] if single else batch)
+        if m * n > SLIDE_MAX_CELLS:
+            raise ShapeError((m, n), f"multi-tile distances cover boards of at most {SLIDE_MAX_CELLS} cells (the table up "
+                             f"to {MAX_TABLE_CELLS}, then the solver with slide databases), got {m}x{n}",
+                             expected=SLIDE_MAX_CELLS)  # fmt: skip
+        return _solved(solve_many(batch, goal=target, max_nodes=max_nodes, time_limit=time_limit, method="ida",
+                                  metric="mtm"), single, stopped)  # fmt: skip
     if use_table:
         if m * n > MAX_TABLE_CELLS:
             raise ShapeError((m, n), f"table=True needs boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}",
@@ -84,6 +93,11 @@ def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="rai
     corner = r in (0, m - 1) and c in (0, n - 1)  # the named databases' goals, up to symmetry
     heuristic = "pdb" if (m, n) in PDB_SHAPES and corner else "linear_conflict"
     result = solve_many(batch, goal=target, heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit, method="ida")
+    return _solved(result, single, stopped)
+
+
+def _solved(result, single, stopped):
+    """The lengths of ``solve_many``'s result; boards its budget stopped raise or read -1."""
     out = np.asarray(result.lengths, np.int64).copy()
     bad = np.flatnonzero(out < 0)
     if bad.size and stopped == "raise":
