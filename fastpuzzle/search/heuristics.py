@@ -496,3 +496,34 @@ def _cached_tables(m: int, n: int, goal_bytes: bytes) -> SearchTables:
 def search_tables(m: int, n: int, goal: np.ndarray) -> SearchTables:
     """Cached :class:`SearchTables` for ``m x n`` boards and this goal."""
     return _cached_tables(int(m), int(n), np.ascontiguousarray(goal, np.int64).ravel().tobytes())
+
+
+# ------------------------------------------------------------------ per-node steps inside the IDA* engine
+# Written into the engine's loop (inline): each mirrors lc_new_state / line_conflict_penalty above.
+
+
+@jit(inline="always")
+def lc_push(tile, blank, op, depth, line, change, kind, no_line, tile_shift, along_line, along_delta,
+             line_codes, line_penalty, undo):  # fmt: skip
+    """Make the move in the line-conflict state (``line``, ``change``: what the child step found)."""
+    if kind == KIND_LC_TABLE:
+        idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+        line_codes[as_unsigned(line)] += change
+        line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
+    elif kind == KIND_LC_SCAN and line != no_line:
+        undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(line)]
+        line_penalty[as_unsigned(line)] = change
+
+
+@jit(inline="always")
+def lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
+            line_codes, line_penalty, undo):  # fmt: skip
+    """Undo :func:`lc_push` (``blank``: the parent's blank cell, where ``tile`` came back from)."""
+    idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
+    word = move_word[idx]
+    line = (word >> 2) & 0x3FFF
+    if kind == KIND_LC_TABLE:
+        line_codes[as_unsigned(line)] -= word >> 16
+        line_codes[as_unsigned(along_line[idx])] -= along_delta[idx]
+    elif line != no_line:
+        line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]

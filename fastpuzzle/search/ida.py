@@ -51,10 +51,12 @@ from .chunks import run_chunks
 from .clock import clock
 from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
-    lc_new_state, lc_start, line_conflict_penalty, search_tables,
+    lc_new_state, lc_pop, lc_push, lc_start, line_conflict_penalty, search_tables,
 )  # fmt: skip
 from .pdb.heuristic import pdb_children, pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start
-from .pdb.slides import SLIDE_MAX_CELLS, SLIDE_MIN_CELLS, no_slide_tables, slide_bound, slide_tables
+from .pdb.slides import (
+    SLIDE_MAX_CELLS, SLIDE_MIN_CELLS, no_slide_tables, root_slide_bound, slide_cost, slide_tables, tile_cells,
+)  # fmt: skip
 
 
 __all__ = [
@@ -125,19 +127,6 @@ def _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state):
 
 
 @jit
-def _root_slides(cells, mtm_tables):
-    """The slide databases' bound of the start (0 without them)."""
-    reach, longest, slide_data, slide_tiles, slide_cells, slide_offsets, slide_weights = mtm_tables
-    if slide_tiles.shape[0] == 0:
-        return 0
-    tile_cell = np.empty(cells.shape[0], np.int64)
-    for c in range(cells.shape[0]):
-        tile_cell[as_unsigned(cells[c])] = c
-    return slide_bound(tile_cell, np.int64(-1), np.int64(-1), tile_cell[0], slide_data, slide_tiles, slide_cells,
-                       slide_offsets, slide_weights)  # fmt: skip
-
-
-@jit
 def _is_goal_after(cells, goal, blank, src, tile):
     """Whether ``cells`` with ``tile`` slid from ``src`` into ``blank`` equals ``goal``."""
     for c in range(cells.shape[0]):
@@ -150,66 +139,15 @@ def _is_goal_after(cells, goal, blank, src, tile):
 # ------------------------------------------------------------------ the engine
 
 
-@jit(inline="always")
-def _lc_push(tile, blank, op, depth, line, change, kind, no_line, tile_shift, along_line, along_delta,
-             line_codes, line_penalty, undo):  # fmt: skip
-    """Make the move in the line-conflict state (``line``, ``change``: what the child step found)."""
-    if kind == KIND_LC_TABLE:
-        idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
-        line_codes[as_unsigned(line)] += change
-        line_codes[as_unsigned(along_line[idx])] += along_delta[idx]
-    elif kind == KIND_LC_SCAN and line != no_line:
-        undo[as_unsigned(depth), 0] = line_penalty[as_unsigned(line)]
-        line_penalty[as_unsigned(line)] = change
-
-
-@jit(inline="always")
-def _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
-            line_codes, line_penalty, undo):  # fmt: skip
-    """Undo :func:`_lc_push` (``blank``: the parent's blank cell, where ``tile`` came back from)."""
-    idx = as_unsigned((tile << tile_shift) + 4 * blank + op)
-    word = move_word[idx]
-    line = (word >> 2) & 0x3FFF
-    if kind == KIND_LC_TABLE:
-        line_codes[as_unsigned(line)] -= word >> 16
-        line_codes[as_unsigned(along_line[idx])] -= along_delta[idx]
-    elif line != no_line:
-        line_penalty[as_unsigned(line)] = undo[as_unsigned(depth), 0]
-
-
-@jit(inline="always")
-def _slide_cost(h, op, last, src, tile, blank, tile_cell, reach, longest, slide_data, slide_tiles, slide_cells,
-                slide_offsets, slide_weights):  # fmt: skip
-    """A step's cost (0 when it goes on in the direction of the last one: the same slide) and its
-    bound minus one: what is left takes >= ``h`` single steps, the first ``reach`` of them free,
-    then at most ``longest`` per slide; and at least the slide databases' value less one where the
-    slide may go on for free (:mod:`fastpuzzle.search.pdb.slides`)."""
-    step = 0 if op == last else 1
-    free = reach[as_unsigned(src * 4 + op)]
-    rest = h - free
-    bound = (rest + longest - 1) // longest if rest > 0 else 0
-    if slide_tiles.shape[0] > 0:  # the tile went to ``blank``, the blank to ``src``
-        slides = slide_bound(tile_cell, tile, blank, src, slide_data, slide_tiles, slide_cells, slide_offsets,
-                             slide_weights) - (1 if free > 0 else 0)  # fmt: skip
-        if slides > bound:
-            bound = slides
-    return step, step - 1 + bound
-
-
 # Longer than the house size on purpose: each heuristic's per-node steps are
-# written out here, as Numba needs them to keep the loop free of reference counting.
+# written out here, as Numba needs them to keep the loop free of reference counting
+# (the linear-conflict child step as an inline function returning a tuple ran 3x slower).
+# Each mirrors its reference kernel (``lc_*``, ``pdb_*``), with which the tests compare it.
 @jit
-def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
-               successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight,
-               mtm_tables):  # fmt: skip
-    """One depth-first pass bounded by ``threshold`` (on ``g + h * weight``, see :data:`WEIGHT_ONE`).
-
-    Returns ``(status, nodes, next_threshold, length)``; status -1 means the
-    pass ended without a goal (``next_threshold`` is the smallest pruned ``f``).
-    The heuristic's child/push/pop steps are written out in the loop (see
-    "heuristic dispatch"); each mirrors its reference kernel (``lc_*``,
-    ``pdb_*``), with which the tests compare it.
-    """
+def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, successors, kind, lc_tables, pdb_tables,
+               goal, lc_state, pdb_state, stack, path, weight, mtm_tables):  # fmt: skip
+    """One depth-first pass bounded by ``threshold`` (on ``g + h * weight``, see :data:`WEIGHT_ONE`): returns
+    ``(status, nodes, next_threshold, length)``, status -1 with no goal (then the smallest pruned ``f``)."""
     # Unpacked once here: the loop below sees plain arrays only.
     succ_count, succ_packed, automaton = successors
     stack_blank, stack_h, stack_next, stack_state, undo, child_at = stack
@@ -221,17 +159,14 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
         line_codes, line_penalty, seq = lc_state
     if mtm_tables is not None:
         reach, longest, slide_data, slide_tiles, slide_cells, slide_offsets, slide_weights = mtm_tables
-        tile_cell = np.empty(cells.shape[0], np.int64)  # where each tile is, for the slide databases
-        for c in range(cells.shape[0]):
-            tile_cell[as_unsigned(cells[c])] = c
+        tile_cell = tile_cells(cells)  # where each tile is, for the slide databases
     no_line = m + n  # the dummy line a move that changes no conflict points at
     limit = budget
     if nodes + CLOCK_INTERVAL < limit:  # the stop flag (and the clock, if set) read every CLOCK_INTERVAL nodes
         limit = nodes + CLOCK_INTERVAL
     next_threshold = _NO_LIMIT
     depth = 0
-    # The node being expanded lives in locals (registers); the stack is
-    # touched only on push and pop.
+    # The node being expanded lives in locals (registers); the stack is touched only on push and pop.
     blank = blank0
     h_node = h0
     room = threshold - 1  # largest h a child may have: threshold - (depth + 1), or threshold - (cost + 1)
@@ -296,8 +231,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
                 limit = min(budget, nodes + CLOCK_INTERVAL)
             h_weighted = (h * weight) >> WEIGHT_SHIFT
             if mtm_tables is not None:  # the multi-tile metric (see Heuristic)
-                step, h_weighted = _slide_cost(h, op, last, src, tile, blank, tile_cell, reach, longest, slide_data,
-                                               slide_tiles, slide_cells, slide_offsets, slide_weights)  # fmt: skip
+                step, h_weighted = slide_cost(h, op, last, src, tile, blank, tile_cell, reach, longest, slide_data,
+                                              slide_tiles, slide_cells, slide_offsets, slide_weights)  # fmt: skip
             if h_weighted > room:
                 if threshold - room + h_weighted < next_threshold:
                     next_threshold = threshold - room + h_weighted
@@ -309,14 +244,13 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             cells[as_unsigned(blank)] = tile
             cells[as_unsigned(src)] = 0
             if mtm_tables is not None:
-                tile_cell[as_unsigned(tile)] = blank
-                tile_cell[0] = src
+                tile_cell[as_unsigned(tile)], tile_cell[0] = blank, src
             # --- push: make the move in the heuristic's state
             if pdb_tables is not None:
                 pdb_push(tile, blank, depth, aux1, aux2, at1, at2, pattern_of, cell_map, tile_map, pos, rpos, values,
                          sums, at, undo)  # fmt: skip
             if lc_tables is not None and kind != KIND_MANHATTAN:
-                _lc_push(tile, blank, op, depth, aux1, aux2, kind, no_line, tile_shift, along_line, along_delta,
+                lc_push(tile, blank, op, depth, aux1, aux2, kind, no_line, tile_shift, along_line, along_delta,
                          line_codes, line_penalty, undo)  # fmt: skip
             stack_blank[as_unsigned(depth)] = blank
             stack_h[as_unsigned(depth)] = h_node
@@ -336,8 +270,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
         else:
             if depth == 0:
                 return -1, nodes, next_threshold, 0
-            # undo the move that led here: the tile goes back from the
-            # parent's blank cell to this node's blank cell
+            # undo the move that led here: the tile goes back from the parent's blank cell to this node's
             src = blank
             depth -= 1
             op = path[as_unsigned(depth)]
@@ -353,13 +286,12 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             cells[as_unsigned(src)] = tile
             cells[as_unsigned(blank)] = 0
             if mtm_tables is not None:
-                tile_cell[as_unsigned(tile)] = src
-                tile_cell[0] = blank
+                tile_cell[as_unsigned(tile)], tile_cell[0] = src, blank
             # --- pop: undo the move in the heuristic's state
             if pdb_tables is not None:
                 pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, at, undo)
             if lc_tables is not None and kind != KIND_MANHATTAN:
-                _lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
+                lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
                         line_codes, line_penalty, undo)  # fmt: skip
 
 
@@ -381,7 +313,7 @@ def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mt
     span = 1  # most moves per unit of cost: the stack must hold threshold * span moves
     if mtm_tables is not None:
         span = mtm_tables[1]
-        h0_weighted = max((h0 + span - 1) // span, _root_slides(cells, mtm_tables))
+        h0_weighted = max((h0 + span - 1) // span, root_slide_bound(cells, mtm_tables))
     if threshold < h0_weighted:
         threshold = h0_weighted
     stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),

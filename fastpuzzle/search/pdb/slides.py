@@ -33,10 +33,12 @@ from ...cachefile import CorruptCacheError, cache_root, open_array, remove_cache
 from ...errors import OptionError
 from ...memory import check_allocation
 from ...moves import board_symmetries
+from ..heuristics import as_unsigned
 from .ranking import placement_count, placement_weights, popcount, unrank_placement
 
 __all__ = ["SLIDE_TILES", "SLIDE_MIN_CELLS", "SLIDE_MAX_CELLS", "slide_patterns", "build_slide_table",
-           "slide_tables", "no_slide_tables", "slide_bound", "slide_bounds"]  # fmt: skip
+           "slide_tables", "no_slide_tables", "slide_bound", "slide_bounds", "slide_cost", "tile_cells",
+           "root_slide_bound"]  # fmt: skip
 
 #: Tiles per pattern (with the blank: 16!/9! placements on the 15-puzzle).
 SLIDE_TILES = 6
@@ -262,6 +264,45 @@ def slide_bound(tile_cell, tile, tile_to, blank_cell, data, tiles, cells, offset
         if v > best:
             best = v
     return best
+
+
+@jit
+def tile_cells(cells):
+    """The cell of each tile of the flat board ``cells`` (the blank's at 0)."""
+    out = np.empty(cells.shape[0], np.int64)
+    for c in range(cells.shape[0]):
+        out[cells[c]] = c
+    return out
+
+
+@jit
+def root_slide_bound(cells, mtm_tables):
+    """The slide databases' bound of the flat board ``cells`` (0 without them); ``mtm_tables``: the engine's."""
+    slide_tiles = mtm_tables[3]
+    if slide_tiles.shape[0] == 0:
+        return 0
+    tile_cell = tile_cells(cells)
+    return slide_bound(tile_cell, np.int64(-1), np.int64(-1), tile_cell[0], mtm_tables[2], slide_tiles, mtm_tables[4],
+                       mtm_tables[5], mtm_tables[6])  # fmt: skip
+
+
+@jit(inline="always")
+def slide_cost(h, op, last, src, tile, blank, tile_cell, reach, longest, slide_data, slide_tiles, slide_cells,
+                slide_offsets, slide_weights):  # fmt: skip
+    """A step's cost (0 when it goes on in the direction of the last one: the same slide) and its
+    bound minus one: what is left takes >= ``h`` single steps, the first ``reach`` of them free,
+    then at most ``longest`` per slide; and at least the slide databases' value less one where the
+    slide may go on for free (:func:`slide_bound`)."""
+    step = 0 if op == last else 1
+    free = reach[as_unsigned(src * 4 + op)]
+    rest = h - free
+    bound = (rest + longest - 1) // longest if rest > 0 else 0
+    if slide_tiles.shape[0] > 0:  # the tile went to ``blank``, the blank to ``src``
+        slides = slide_bound(tile_cell, tile, blank, src, slide_data, slide_tiles, slide_cells, slide_offsets,
+                             slide_weights) - (1 if free > 0 else 0)  # fmt: skip
+        if slides > bound:
+            bound = slides
+    return step, step - 1 + bound
 
 
 @jit
