@@ -231,7 +231,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
                 limit = min(budget, nodes + CLOCK_INTERVAL)
             h_weighted = (h * weight) >> WEIGHT_SHIFT
             if mtm_tables is not None:  # the multi-tile metric (see Heuristic)
-                step, h_weighted = slide_cost(h, op, last, src, tile, blank, tile_cell, reach, longest, slide_data,
+                step, h_weighted = slide_cost(h, op, last, src, tile, blank, tile_cell, room, reach, longest, slide_data,
                                               slide_tiles, slide_cells, slide_offsets, slide_weights)  # fmt: skip
             if h_weighted > room:
                 if threshold - room + h_weighted < next_threshold:

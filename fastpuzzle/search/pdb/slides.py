@@ -248,9 +248,10 @@ def no_slide_tables(n_cells: int) -> tuple:
 
 
 @jit(inline="always")
-def slide_bound(tile_cell, tile, tile_to, blank_cell, data, tiles, cells, offsets, weights):
+def slide_bound(tile_cell, tile, tile_to, blank_cell, data, tiles, cells, offsets, weights, enough=_UNSEEN):
     """Largest table value of the board ``tile_cell`` (cell of each tile) with ``tile`` moved to
-    ``tile_to`` and the blank on ``blank_cell`` (``tile = -1``: the board as it is)."""
+    ``tile_to`` and the blank on ``blank_cell`` (``tile = -1``: the board as it is); the first value
+    of at least ``enough`` is returned at once (the search prunes the child on it)."""
     best = 0
     for lookup in range(tiles.shape[0]):
         idx, used = 0, 0
@@ -263,6 +264,8 @@ def slide_bound(tile_cell, tile, tile_to, blank_cell, data, tiles, cells, offset
         v = np.int64(data[offsets[lookup] + idx])
         if v > best:
             best = v
+            if best >= enough:
+                break
     return best
 
 
@@ -287,19 +290,21 @@ def root_slide_bound(cells, mtm_tables):
 
 
 @jit(inline="always")
-def slide_cost(h, op, last, src, tile, blank, tile_cell, reach, longest, slide_data, slide_tiles, slide_cells,
-                slide_offsets, slide_weights):  # fmt: skip
+def slide_cost(h, op, last, src, tile, blank, tile_cell, room, reach, longest, slide_data, slide_tiles, slide_cells,
+               slide_offsets, slide_weights):  # fmt: skip
     """A step's cost (0 when it goes on in the direction of the last one: the same slide) and its
     bound minus one: what is left takes >= ``h`` single steps, the first ``reach`` of them free,
     then at most ``longest`` per slide; and at least the slide databases' value less one where the
-    slide may go on for free (:func:`slide_bound`)."""
+    slide may go on for free (:func:`slide_bound`). Past ``room`` the child is pruned: the tables
+    are read no further (a smaller ``f`` for a pruned child is still a lower bound)."""
     step = 0 if op == last else 1
     free = reach[as_unsigned(src * 4 + op)]
     rest = h - free
     bound = (rest + longest - 1) // longest if rest > 0 else 0
-    if slide_tiles.shape[0] > 0:  # the tile went to ``blank``, the blank to ``src``
+    cont = 1 if free > 0 else 0
+    if slide_tiles.shape[0] > 0 and step - 1 + bound <= room:  # the tile went to ``blank``, the blank to ``src``
         slides = slide_bound(tile_cell, tile, blank, src, slide_data, slide_tiles, slide_cells, slide_offsets,
-                             slide_weights) - (1 if free > 0 else 0)  # fmt: skip
+                             slide_weights, room - step + 2 + cont) - cont  # fmt: skip
         if slides > bound:
             bound = slides
     return step, step - 1 + bound
