@@ -58,7 +58,7 @@ def _mtm_rows(quick):
         s = fp.solve(b, metric="mtm", heuristic="pdb", method="ida")
         times.append(time.process_time() - c0)
         lengths.append(s.length)
-    rows.append(row(FAMILY, "MTM solve 4x4, 40-move scrambles", float(np.mean(times)), "s",
+    rows.append(row(FAMILY, "MTM solve 4x4, 40-move scrambles, slide databases", float(np.mean(times)), "s",
                     note=f"CPU seconds, mean (worst {max(times):.2f} s) over {len(times)} boards, optimal MTM lengths "
                          f"{min(lengths)}-{max(lengths)}; the slide databases, and the 7-8 database over the longest "
                          "slide, as the bound"))  # fmt: skip
@@ -91,7 +91,7 @@ def _mtm_uniform_rows(quick):
         times.append(time.process_time() - c0)
         solved += s.status == "optimal"
         lengths.append(s.length)
-    rows.append(row(FAMILY, "MTM solve 4x4, uniform random boards", float(np.mean(times)), "s",
+    rows.append(row(FAMILY, "MTM solve 4x4, uniform random boards, slide databases", float(np.mean(times)), "s",
                     note=f"CPU seconds, mean (worst {max(times):.2f} s, median {np.median(times):.2f} s); {solved} of "
                          f"{count} proved optimal within {limit:g} s each; optimal MTM lengths {min(lengths)}-{max(lengths)}; "
                          "slide databases as the bound"))  # fmt: skip
