@@ -99,6 +99,18 @@ def test_a_corrupted_cached_table_is_rebuilt_not_used(tmp_path, monkeypatch):
         assert np.array_equal(slides.slide_tables(goal, patterns)[0], first)  # the rebuilt copy is whole
 
 
+def test_a_budgeted_solve_does_not_build_the_tables_and_says_so(tmp_path, monkeypatch):
+    """Building takes longer than most budgets: ``solve`` with one goes without the tables when
+    they are not built, keeps its budget, and its note says why; nothing is written."""
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    goal = _goal(3, 5, 0)  # a shape and goal no other test builds
+    assert not slides.slide_tables_built(goal)
+    board = fp.random_solvable(3, 5, seed=2, goal=goal)
+    s = fp.solve(board, goal=goal, metric="mtm", max_nodes=50_000)
+    assert s.status == "budget" and s.note == slides.SLIDES_NOT_BUILT and s.lower_bound >= 1
+    assert not (tmp_path / "slides").exists() and not slides.slide_tables_built(goal)
+
+
 def test_patterns_of_the_15_puzzle_and_other_shapes():
     goal = fp.goal_board(4, 4)
     tiles = [sorted(int(goal.flat[c]) for c in p) for p in slides.slide_patterns(goal)]

@@ -55,7 +55,8 @@ from .heuristics import (
 )  # fmt: skip
 from .pdb.heuristic import pdb_children, pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start
 from .pdb.slides import (
-    SLIDE_MAX_CELLS, SLIDE_MIN_CELLS, no_slide_tables, root_slide_bound, slide_cost, slide_tables, tile_cells,
+    SLIDE_MAX_CELLS, SLIDE_MIN_CELLS, SLIDES_NOT_BUILT, no_slide_tables, root_slide_bound, slide_cost, slide_tables,
+    slide_tables_built, tile_cells,
 )  # fmt: skip
 
 
@@ -420,7 +421,8 @@ class Heuristic:
         is pruned (docs/pictures.md).
     slides : tuple, optional
         With ``metric="mtm"``: the slide databases (:func:`fastpuzzle.search.pdb.slides.slide_tables`,
-        for this engine's goal). Default: built or loaded for boards of 13 to 16 cells, none otherwise.
+        for this engine's goal). Default: built or loaded for boards of 13 to 16 cells, none otherwise;
+        with ``build_slides=False`` only loaded (when not built, ``slides_note`` says so).
 
     Examples
     --------
@@ -430,18 +432,20 @@ class Heuristic:
     """
 
     def __init__(self, m: int, n: int, goal: np.ndarray, name: str, database=None, prune_length: int = PRUNE_LENGTH,
-                 order=None, metric="stm", slides=None):  # fmt: skip
+                 order=None, metric="stm", slides=None, build_slides=True):  # fmt: skip
         self.m, self.n, self.name = m, n, name
         # the dtype of the boards the engine gets, whatever the caller's:
         # one compiled engine, not one per goal dtype (seconds on a first run)
         self.goal = np.ascontiguousarray(goal.ravel(), dtype=board_dtype(m * n))
-        self.mtm_tables = None
+        self.mtm_tables, self.slides_note = None, ""
         if metric == "mtm":
             prune_length = 2
             r, c = np.divmod(np.arange(m * n), n)
             reach = np.stack([r, c, n - 1 - c, m - 1 - r], axis=1).astype(np.int64).ravel()  # cells left per U L R D
             if slides is None:
                 use = SLIDE_MIN_CELLS <= m * n <= SLIDE_MAX_CELLS and min(m, n) >= 2
+                if use and not build_slides and not slide_tables_built(self.goal.reshape(m, n)):
+                    use, self.slides_note = False, SLIDES_NOT_BUILT
                 slides = slide_tables(self.goal.reshape(m, n)) if use else no_slide_tables(m * n)
             self.mtm_tables = (reach, np.int64(max(m, n) - 1), *slides)
         automaton = move_automaton(prune_length)

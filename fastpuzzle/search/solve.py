@@ -145,12 +145,14 @@ class _Search:
     """The engine's heuristic for one shape and goal, and how boards map onto it
     (pattern databases measure distance to their own goal: see GoalPlan)."""
 
-    def __init__(self, m, n, target, heuristic, database, prune_length, prefer_pdb=False, metric="stm"):
+    def __init__(self, m, n, target, heuristic, database, prune_length, prefer_pdb=False, metric="stm",
+                 build_slides=True):  # fmt: skip
         self.plan, self.label, self.metric = None, heuristic, metric
         if prefer_pdb and heuristic == "linear_conflict" and database is None:
             heuristic = _cached_pdb_heuristic(m, n, target)
         if heuristic != "pdb":
-            self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric)
+            self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric,
+                                        build_slides=build_slides)  # fmt: skip
             return
         if m * n > PDB_MAX_CELLS:
             raise ShapeError((m, n), f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}",
@@ -159,7 +161,7 @@ class _Search:
         self.plan = GoalPlan(db, target)
         # moves tried in Korf's order on the user's board, whatever the symmetry
         self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order,
-                                    metric=metric)  # fmt: skip
+                                    metric=metric, build_slides=build_slides)  # fmt: skip
         self.label = f"pdb:{db.name}"
 
     def map_boards(self, flat: np.ndarray) -> np.ndarray:
@@ -199,10 +201,13 @@ def _cached_pdb_heuristic(m, n, target) -> str:
     return "pdb"
 
 
-def _make_search(m, n, target, heuristic, database, prune_length, which, method, metric="stm"):
+def _make_search(m, n, target, heuristic, database, prune_length, which, method, metric="stm", budget=False):
+    """The search for the request; with a budget, multi-tile databases are read only when already
+    built (building them takes longer than most budgets)."""
     if which not in ("ida", "anytime"):
         return None
-    return _Search(m, n, target, heuristic, database, prune_length, prefer_pdb=method == "auto", metric=metric)
+    return _Search(m, n, target, heuristic, database, prune_length, prefer_pdb=method == "auto", metric=metric,
+                   build_slides=not budget)  # fmt: skip
 
 
 # ------------------------------------------------------------------ one board
@@ -234,6 +239,7 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which) -> Sol
                    method="ida", heuristic=search.label, metric=search.metric)  # fmt: skip
     stopped = int(info[2]) if search.metric == "mtm" else None  # every bound below info[2] searched in full
     sol.lower_bound = sol.length if status == ida.STATUS_FOUND else stopped
+    sol.note = search.engine.slides_note
     return sol
 
 
@@ -358,7 +364,8 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=True)
     which, metric = _method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric)
-    search = _make_search(m, n, target, heuristic, database, prune_length, which, method, metric)
+    search = _make_search(m, n, target, heuristic, database, prune_length, which, method, metric,
+                          budget=max_nodes is not None or time_limit is not None)  # fmt: skip
     label = search.label if search is not None else heuristic
     cells = batch[0].ravel()
     if np.array_equal(cells, target.ravel()):
@@ -424,6 +431,7 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=single)
     which, metric = _method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric)
+    # budgets are per board: a batch builds the multi-tile databases once, whatever its budget
     search = _make_search(m, n, target, heuristic, database, prune_length, which, method, metric)
     label = search.label if search is not None else heuristic
     threads = int(min(threads, max(B, 1)))

@@ -15,9 +15,9 @@ Two patterns per shape (:func:`slide_patterns`): the row and the column
 farthest from the goal's blank, nearest their shared corner first (tiles 1 2
 3 4 5 9 on the 15-puzzle), and the blank's own row and column (4 8 12 13 14
 15).  On the 15-puzzle each table holds ``16!/9!`` = 57,657,600 placements, a
-byte each, built in about 45 s on 2 cores and cached like the distance tables
-(:mod:`fastpuzzle.cachefile`); the mean bound on uniform random boards is
-about 24.7 slides.  See ``docs/pictures.md``.
+byte each, built in well under a minute on 2 cores and cached like the
+distance tables (:mod:`fastpuzzle.cachefile`).  A search with a budget reads
+them only when built (:func:`slide_tables_built`).  See ``docs/pictures.md``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from .ranking import placement_count, placement_weights, popcount, unrank_placem
 
 __all__ = ["SLIDE_TILES", "SLIDE_MIN_CELLS", "SLIDE_MAX_CELLS", "slide_patterns", "build_slide_table",
            "slide_tables", "no_slide_tables", "slide_bound", "slide_bounds", "slide_cost", "tile_cells",
-           "root_slide_bound"]  # fmt: skip
+           "root_slide_bound", "slide_tables_built", "SLIDES_NOT_BUILT"]  # fmt: skip
 
 #: Tiles per pattern (with the blank: 16!/9! placements on the 15-puzzle).
 SLIDE_TILES = 6
@@ -172,7 +172,7 @@ def _describe(m, n, pattern, blank) -> dict:
 
 def _table(m, n, pattern, blank, cache):
     """The table for ``pattern``: from the cache when it is whole and ours, else built (and cached)."""
-    path = cache_root() / "slides" / f"{m}x{n}-b{blank}-{'-'.join(map(str, pattern))}-v{_FORMAT}.npy"
+    path = _table_path(m, n, pattern, blank)
     if cache:
         try:
             return open_array(path, _describe(m, n, pattern, blank))
@@ -191,6 +191,33 @@ def _table(m, n, pattern, blank, cache):
         except OSError:
             pass  # not cached: the table in memory still serves
     return table
+
+
+#: ``Solution.note`` of a multi-tile search that went without the slide databases.
+SLIDES_NOT_BUILT = ("the multi-tile pattern databases are not built and a budget was given, so the search went "
+                    "without them; solve once with no budget (or call fastpuzzle.search.pdb.slides.slide_tables(goal)) "
+                    "to build them")  # fmt: skip
+
+
+def _table_path(m, n, pattern, blank):
+    return cache_root() / "slides" / f"{m}x{n}-b{blank}-{'-'.join(map(str, pattern))}-v{_FORMAT}.npy"
+
+
+def slide_tables_built(goal: np.ndarray) -> bool:
+    """Whether the default tables for ``goal`` are in memory or in the cache (checked when read).
+
+    Examples
+    --------
+    >>> slide_tables_built(np.array([[1, 2, 3, 0], [4, 5, 6, 7], [8, 9, 10, 11]]))
+    False
+    """
+    goal = np.asarray(goal)
+    m, n = goal.shape
+    blank = int(np.flatnonzero(goal.ravel() == 0)[0])
+    patterns = tuple(slide_patterns(goal))
+    if (m, n, patterns, blank, True) in _JOINED:
+        return True
+    return all(_table_path(m, n, p, blank).exists() for p in patterns)
 
 
 def slide_tables(goal: np.ndarray, patterns=None, *, cache: bool = True) -> tuple:
