@@ -79,6 +79,22 @@ def test_a_pattern_holding_the_blank_is_refused():
         slides.build_slide_table(3, 3, (0, 9), 8)
 
 
+@pytest.mark.parametrize("goal, patterns, error", [
+    (fp.goal_board(3, 3), [(0, 1), (2, 3, 4)], fp.OptionError),   # lengths differ
+    (fp.goal_board(3, 3), [(0, 8)], fp.OptionError),              # the blank's cell
+    (fp.goal_board(3, 3), [(0, 0)], fp.OptionError),
+    (fp.goal_board(3, 3), [], TypeError),
+    (fp.goal_board(3, 3), [("a", 1)], TypeError),
+    (fp.goal_board(3, 3), [(0, 1.5)], TypeError),
+    (np.zeros((3, 3), np.int64), None, ValueError),              # not a goal board
+    (fp.goal_board(1, 5), None, ValueError),
+    (fp.goal_board(8, 8), None, ValueError),
+])  # fmt: skip
+def test_bad_goals_and_patterns_are_refused(goal, patterns, error):
+    with pytest.raises(error):
+        slides.slide_tables(goal, patterns, cache=False)
+
+
 def test_a_corrupted_cached_table_is_rebuilt_not_used(tmp_path, monkeypatch):
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     goal = fp.goal_board(3, 3)

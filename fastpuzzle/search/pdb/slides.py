@@ -30,7 +30,8 @@ from numba import prange
 
 from ..._jit import jit, pjit
 from ...cachefile import CorruptCacheError, cache_root, open_array, remove_cached, save_checked, usable_directory
-from ...errors import OptionError
+from ...boards import as_goal
+from ...errors import OptionError, OptionTypeError, ShapeError
 from ...memory import check_allocation
 from ...moves import board_symmetries
 from ..heuristics import as_unsigned
@@ -44,6 +45,8 @@ __all__ = ["SLIDE_TILES", "SLIDE_MIN_CELLS", "SLIDE_MAX_CELLS", "slide_patterns"
 SLIDE_TILES = 6
 #: Boards the multi-tile search reads slide databases on (smaller ones are quick without).
 SLIDE_MIN_CELLS, SLIDE_MAX_CELLS = 13, 16
+#: Largest board a slide database takes (cells are bits of a 64-bit mask).
+MAX_BOARD_CELLS = 62
 _FORMAT = 1
 _UNSEEN = 255
 _CHUNK = 1 << 16
@@ -137,9 +140,10 @@ def build_slide_table(m: int, n: int, pattern, blank: int) -> np.ndarray:
     >>> t.size, int(t.max()), int((t == 0).sum())
     (120, 13, 1)
     """
-    cells = [int(c) for c in pattern]
-    if len(set(cells + [blank])) != len(cells) + 1 or not all(0 <= c < m * n for c in cells + [blank]):
-        raise OptionError("pattern", pattern, f"must be distinct cells of the {m}x{n} board other than the blank's ({blank})")
+    cells = [int(c) for c in pattern] + [int(blank)]
+    if m * n > MAX_BOARD_CELLS or len(set(cells)) != len(cells) or not all(0 <= c < m * n for c in cells):
+        raise OptionError("pattern", pattern, f"must be distinct cells of a board of at most {MAX_BOARD_CELLS} cells "
+                                              f"({m}x{n}) other than the blank's ({blank})")  # fmt: skip
     k1 = len(pattern) + 1
     size = placement_count(m * n, k1)
     check_allocation(size, f"a slide database of {size:,} placements")
@@ -199,6 +203,33 @@ SLIDES_NOT_BUILT = ("the multi-tile pattern databases are not built and a budget
                     "to build them")  # fmt: skip
 
 
+def _checked_goal(goal) -> np.ndarray:
+    """A validated goal board (any shape of 2 to :data:`MAX_BOARD_CELLS` cells with 2 rows and columns at least)."""
+    shape = np.shape(goal)
+    if len(shape) != 2 or min(shape) < 2 or shape[0] * shape[1] > MAX_BOARD_CELLS:
+        raise ShapeError(shape, f"slide databases take one goal board with 2 rows and 2 columns at least and at most "
+                                f"{MAX_BOARD_CELLS} cells, got shape {shape}")  # fmt: skip
+    return as_goal(goal, *shape)
+
+
+def _checked_patterns(patterns, n_cells, blank) -> tuple:
+    """Patterns as tuples of goal cells, all of one length, each cell on the board and not the blank's."""
+    if isinstance(patterns, (str, bytes)) or not hasattr(patterns, "__len__") or len(patterns) == 0:
+        raise OptionTypeError("patterns", patterns, "must be a non-empty list of tuples of cells")
+    out = []
+    for p in patterns:
+        if isinstance(p, (str, bytes)) or not hasattr(p, "__len__") or not all(
+                isinstance(c, (int, np.integer)) and not isinstance(c, bool) for c in p):  # fmt: skip
+            raise OptionTypeError("patterns", patterns, "must hold tuples of cell indexes")
+        cells = tuple(int(c) for c in p)
+        if not cells or len(cells) != len(out[0] if out else cells) or len(set(cells)) != len(cells) or blank in cells \
+                or not all(0 <= c < n_cells for c in cells):  # fmt: skip
+            raise OptionError("patterns", patterns, f"must be equally long tuples of distinct cells 0..{n_cells - 1} "
+                                                    f"other than the goal's blank ({blank})")  # fmt: skip
+        out.append(cells)
+    return tuple(out)
+
+
 def _table_path(m, n, pattern, blank):
     return cache_root() / "slides" / f"{m}x{n}-b{blank}-{'-'.join(map(str, pattern))}-v{_FORMAT}.npy"
 
@@ -211,7 +242,7 @@ def slide_tables_built(goal: np.ndarray) -> bool:
     >>> slide_tables_built(np.array([[1, 2, 3, 0], [4, 5, 6, 7], [8, 9, 10, 11]]))
     False
     """
-    goal = np.asarray(goal)
+    goal = _checked_goal(goal)
     m, n = goal.shape
     blank = int(np.flatnonzero(goal.ravel() == 0)[0])
     patterns = tuple(slide_patterns(goal))
@@ -233,11 +264,11 @@ def slide_tables(goal: np.ndarray, patterns=None, *, cache: bool = True) -> tupl
     >>> tiles.tolist(), offsets.tolist()
     ([[1, 2, 3, 0], [1, 4, 7, 0]], [0, 0])
     """
-    goal = np.asarray(goal)
+    goal = _checked_goal(goal)
     m, n = goal.shape
     flat = goal.ravel().astype(np.int64)
     blank = int(np.flatnonzero(flat == 0)[0])
-    patterns = tuple(slide_patterns(goal) if patterns is None else (tuple(int(c) for c in p) for p in patterns))
+    patterns = tuple(slide_patterns(goal)) if patterns is None else _checked_patterns(patterns, m * n, blank)
     data, starts = _joined_tables(m, n, patterns, blank, bool(cache))
     tiles, cells, offsets = [], [], []
     for pattern, start in zip(patterns, starts):
