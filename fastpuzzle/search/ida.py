@@ -252,7 +252,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
                          sums, at, undo)  # fmt: skip
             if lc_tables is not None and kind != KIND_MANHATTAN:
                 lc_push(tile, blank, op, depth, aux1, aux2, kind, no_line, tile_shift, along_line, along_delta,
-                         line_codes, line_penalty, undo)  # fmt: skip
+                        line_codes, line_penalty, undo)  # fmt: skip
             stack_blank[as_unsigned(depth)] = blank
             stack_h[as_unsigned(depth)] = h_node
             stack_next[as_unsigned(depth)] = k
@@ -293,7 +293,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
                 pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, at, undo)
             if lc_tables is not None and kind != KIND_MANHATTAN:
                 lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
-                        line_codes, line_penalty, undo)  # fmt: skip
+                       line_codes, line_penalty, undo)  # fmt: skip
 
 
 @jit(inline="always")  # written into ida_rows, the engine's one compiled entry: one compile, one optimisation
