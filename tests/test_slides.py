@@ -127,6 +127,22 @@ def test_a_budgeted_solve_does_not_build_the_tables_and_says_so(tmp_path, monkey
     assert not (tmp_path / "slides").exists() and not slides.slide_tables_built(goal)
 
 
+def test_command_line_builds_them(tmp_path, monkeypatch, capsys):
+    from fastpuzzle.cli import main
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    assert main(["pdb", "build", "slides-3x3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("slides-3x3: patterns ") and " built in " in out
+    assert len(list((tmp_path / "slides").glob("3x3-*.npy"))) == 2
+    assert main(["pdb", "build", "slides-3x3"]) == 0 and "already cached" in capsys.readouterr().out
+    assert main(["pdb", "build", "slides-3x3", "--force"]) == 0 and " built in " in capsys.readouterr().out
+    for bad in ("slides-1x5", "slides-9x9", "slides-axb"):
+        assert main(["pdb", "build", bad]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and bad in err, err
+
+
 def test_patterns_of_the_15_puzzle_and_other_shapes():
     goal = fp.goal_board(4, 4)
     tiles = [sorted(int(goal.flat[c]) for c in p) for p in slides.slide_patterns(goal)]

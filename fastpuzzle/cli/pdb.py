@@ -6,6 +6,7 @@ output), kept for the scripts that use it.
 Examples (shell)::
 
     fastpuzzle pdb build 7-8          # once; cached in ~/.cache/fastpuzzle
+    fastpuzzle pdb build slides-4x4   # the multi-tile (slide) databases of --metric mtm
     fastpuzzle pdb list
     fastpuzzle pdb solve boards.txt --database 7-8 --max-nodes 100000000
 """
@@ -25,7 +26,8 @@ def add_parser(subparsers):
     p = subparsers.add_parser("pdb", help="pattern databases: build, list, solve optimally")
     actions = p.add_subparsers(dest="pdb_action", required=True, metavar="ACTION")
     b = actions.add_parser("build", help="build a named database and cache it")
-    b.add_argument("name", help="4-4 (3x3), 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6 (5x5)")
+    b.add_argument("name", help="4-4 (3x3), 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6 (5x5), or slides-MxN: the multi-tile "
+                                "databases of MxN boards (default goal; slides-4x4 for the 15-puzzle)")
     b.add_argument("--force", action="store_true", help="rebuild even when cached")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.set_defaults(run=_build)
@@ -43,6 +45,8 @@ def run(args) -> int:  # pragma: no cover - every action sets its own run
 def _build(args) -> int:
     from .. import pdb
 
+    if str(args.name).strip().lower().startswith("slides-"):
+        return _build_slides(args)
     import os
     import time
 
@@ -63,6 +67,31 @@ def _build(args) -> int:
            else f"already cached (loaded in {took:.2f} s; built earlier in {db.build_seconds:.1f} s)")  # fmt: skip
     print(f"{db.name}: {db.shape[0]}x{db.shape[1]}, patterns {patterns}, "
           f"{db.nbytes / 1e6:.1f} MB in {db.path}, {how}")
+    return 0
+
+
+def _build_slides(args) -> int:
+    """``pdb build slides-MxN``: the slide databases of the default goal, built once and cached."""
+    import time
+
+    from ..boards import goal_board
+    from ..io.errors import parse_shape
+    from ..search.pdb import slides
+
+    try:
+        m, n = parse_shape(str(args.name).strip()[len("slides-"):])
+        goal = goal_board(m, n)
+        built = slides.slide_tables_built(goal)
+        if args.force:
+            slides.forget_cached(goal)
+        t0 = time.perf_counter()
+        data = slides.slide_tables(goal)[0]
+    except (ValueError, TypeError) as error:
+        raise CLIError(f"pdb build {args.name}: {error}") from None
+    how = "already cached" if built and not args.force else "built"
+    patterns = " / ".join(" ".join(str(int(goal.flat[c])) for c in p) for p in slides.slide_patterns(goal))
+    print(f"slides-{m}x{n}: patterns {patterns}, {data.nbytes / 1e6:.1f} MB in {slides.cache_directory()}, "
+          f"{how} in {time.perf_counter() - t0:.1f} s")
     return 0
 
 

@@ -39,7 +39,7 @@ from .ranking import placement_count, placement_weights, popcount, unrank_placem
 
 __all__ = ["SLIDE_TILES", "SLIDE_MIN_CELLS", "SLIDE_MAX_CELLS", "slide_patterns", "build_slide_table",
            "slide_tables", "no_slide_tables", "slide_bound", "slide_bounds", "slide_cost", "tile_cells",
-           "root_slide_bound", "slide_tables_built", "SLIDES_NOT_BUILT"]  # fmt: skip
+           "root_slide_bound", "slide_tables_built", "SLIDES_NOT_BUILT", "cache_directory", "forget_cached"]  # fmt: skip
 
 #: Tiles per pattern (with the blank: 16!/9! placements on the 15-puzzle).
 SLIDE_TILES = 6
@@ -199,8 +199,8 @@ def _table(m, n, pattern, blank, cache):
 
 #: ``Solution.note`` of a multi-tile search that went without the slide databases.
 SLIDES_NOT_BUILT = ("the multi-tile pattern databases are not built and a budget was given, so the search went "
-                    "without them; solve once with no budget (or call fastpuzzle.search.pdb.slides.slide_tables(goal)) "
-                    "to build them")  # fmt: skip
+                    "without them; build them once with `fastpuzzle pdb build slides-MxN` (or solve once with no "
+                    "budget)")  # fmt: skip
 
 
 def _checked_goal(goal) -> np.ndarray:
@@ -230,8 +230,25 @@ def _checked_patterns(patterns, n_cells, blank) -> tuple:
     return tuple(out)
 
 
+def cache_directory():
+    """Where the slide databases are cached: ``slides/`` under the cache directory."""
+    return cache_root() / "slides"
+
+
 def _table_path(m, n, pattern, blank):
-    return cache_root() / "slides" / f"{m}x{n}-b{blank}-{'-'.join(map(str, pattern))}-v{_FORMAT}.npy"
+    return cache_directory() / f"{m}x{n}-b{blank}-{'-'.join(map(str, pattern))}-v{_FORMAT}.npy"
+
+
+def forget_cached(goal) -> None:
+    """Remove the default tables of ``goal`` from the cache and from memory (the next use rebuilds them)."""
+    goal = _checked_goal(goal)
+    m, n = goal.shape
+    blank = int(np.flatnonzero(goal.ravel() == 0)[0])
+    patterns = tuple(slide_patterns(goal))
+    with _JOINED_LOCK:
+        _JOINED.pop((m, n, patterns, blank, True), None)
+    for p in patterns:
+        remove_cached(_table_path(m, n, p, blank))
 
 
 def slide_tables_built(goal: np.ndarray) -> bool:
