@@ -127,6 +127,16 @@ def test_a_budgeted_solve_does_not_build_the_tables_and_says_so(tmp_path, monkey
     assert not (tmp_path / "slides").exists() and not slides.slide_tables_built(goal)
 
 
+def test_an_unusable_cache_is_named_and_the_tables_still_serve(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(blocker))
+    goal = fp.goal_board(2, 3)
+    with pytest.warns(RuntimeWarning, match="cannot be cached"):
+        data = slides.slide_tables(goal, [(0, 1)])[0]
+    assert np.array_equal(data, slides.build_slide_table(2, 3, (0, 1), 5))
+
+
 def test_command_line_builds_them(tmp_path, monkeypatch, capsys):
     from fastpuzzle.cli import main
 

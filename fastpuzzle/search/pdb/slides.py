@@ -188,12 +188,17 @@ def _table(m, n, pattern, blank, cache):
                 remove_cached(path)
             except OSError:
                 pass
+    problem = usable_directory(path.parent) if cache else None
+    if problem is not None:  # said before the work, not after it
+        warnings.warn(f"the slide database cannot be cached: {problem}; it is built in memory only", RuntimeWarning,
+                      stacklevel=4)  # fmt: skip
     table = build_slide_table(m, n, pattern, blank)
-    if cache and usable_directory(path.parent) is None:
+    if cache and problem is None:
         try:
             save_checked(path, table, _describe(m, n, pattern, blank))
-        except OSError:
-            pass  # not cached: the table in memory still serves
+        except OSError as error:
+            warnings.warn(f"the slide database was not cached ({error}); the table in memory serves",
+                          RuntimeWarning, stacklevel=4)  # fmt: skip
     return table
 
 
