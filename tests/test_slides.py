@@ -95,6 +95,18 @@ def test_bad_goals_and_patterns_are_refused(goal, patterns, error):
         slides.slide_tables(goal, patterns, cache=False)
 
 
+@pytest.mark.parametrize("shape", [(2, 5), (5, 2)])
+def test_default_solves_on_10_cells_read_the_databases_and_match_the_table(shape):
+    m, n = shape
+    table = fp.distance_table(m, n, metric="mtm")
+    boards = fp.random_solvable(m, n, count=25, seed=6)
+    many = fp.solve_many(boards, metric="mtm", threads=1)
+    assert many.lengths.tolist() == table.lookup(boards).tolist()
+    assert many.nodes.max() < 20_000  # the weak bound alone takes up to millions of nodes on these boards
+    s = fp.solve(boards[0], metric="mtm", time_limit=30)  # built by solve_many: read under a budget too
+    assert (s.length, s.status, s.note) == (int(table.lookup(boards[0])), "optimal", "")
+
+
 def test_a_corrupted_cached_table_is_rebuilt_not_used(tmp_path, monkeypatch):
     monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
     goal = fp.goal_board(3, 3)
@@ -190,6 +202,24 @@ def test_15_puzzle_uniform_boards_are_solved_optimally():
         seen.update(row.tobytes() for row in frontier)
         bound = slides.slide_bounds(frontier, tables)
         assert (bound <= depth).all() and (bound == depth).any()
+
+
+@pytest.mark.slow
+def test_12_cell_solves_match_the_single_tile_bound_where_it_finishes():
+    """3x4 and 2x6 boards (their multi-tile tables take minutes): solved with the slide databases,
+    as long as the search without them wherever that one finishes in its budget."""
+    for m, n in [(3, 4), (2, 6), (4, 3)]:
+        goal = fp.goal_board(m, n)
+        weak = ida.Heuristic(m, n, goal, "linear_conflict", metric="mtm", slides=slides.no_slide_tables(m * n))
+        checked = 0
+        for board in fp.random_solvable(m, n, count=4, seed=5):
+            s = fp.solve(board, metric="mtm")
+            assert s.status == "optimal" and s.verify(board)
+            status, codes, _, _ = ida.ida_search(board.ravel().astype(np.uint8), weak, max_nodes=30_000_000)
+            if status == ida.STATUS_FOUND:
+                assert count_moves(codes, metric="mtm") == s.length
+                checked += 1
+        assert checked >= 1
 
 
 @pytest.mark.slow

@@ -421,7 +421,7 @@ class Heuristic:
         is pruned (docs/pictures.md).
     slides : tuple, optional
         With ``metric="mtm"``: the slide databases (:func:`fastpuzzle.search.pdb.slides.slide_tables`,
-        for this engine's goal). Default: built or loaded for boards of 13 to 16 cells, none otherwise;
+        for this engine's goal). Default: built or loaded for boards of 10 to 16 cells, none otherwise;
         with ``build_slides=False`` only loaded (when not built, ``slides_note`` says so).
 
     Examples

@@ -44,7 +44,7 @@ __all__ = ["SLIDE_TILES", "SLIDE_MIN_CELLS", "SLIDE_MAX_CELLS", "slide_patterns"
 #: Tiles per pattern (with the blank: 16!/9! placements on the 15-puzzle).
 SLIDE_TILES = 6
 #: Boards the multi-tile search reads slide databases on (smaller ones are quick without).
-SLIDE_MIN_CELLS, SLIDE_MAX_CELLS = 13, 16
+SLIDE_MIN_CELLS, SLIDE_MAX_CELLS = 10, 16
 #: Largest board a slide database takes (cells are bits of a 64-bit mask).
 MAX_BOARD_CELLS = 62
 _FORMAT = 1
