@@ -204,6 +204,7 @@ def _solved_slide_hint(board, goal, time_limit, max_nodes):
                                          time_limit)  # fmt: skip
     if status != ida.STATUS_FOUND:
         _out_of_budget(time_limit, max_nodes)
+    codes = setup.unmap_codes(codes)  # the user's moves, whatever frame the engine searched in
     d = count_moves(codes, metric="mtm")
     run = 1
     while run < len(codes) and codes[run] == codes[0]:
