@@ -98,6 +98,18 @@ def _mtm_uniform_rows(quick):
                     note=f"CPU seconds, mean (worst {max(times):.2f} s, median {np.median(times):.2f} s); {solved} of "
                          f"{count} proved optimal within {limit:g} s each; optimal MTM lengths {min(lengths)}-{max(lengths)}; "
                          "slide databases as the bound"))  # fmt: skip
+    for m, n in [(3, 4), (2, 6)]:  # 12 cells: the tables build in seconds; the single-tile bound alone took millions of nodes
+        fp.solve(fp.random_solvable(m, n, seed=1), metric="mtm")  # built (or loaded) first
+        times, proved = [], []
+        for b in fp.random_solvable(m, n, count=count, seed=8):
+            c0 = time.process_time()
+            s = fp.solve(b, metric="mtm", time_limit=limit)
+            times.append(time.process_time() - c0)
+            if s.status == "optimal":
+                proved.append(s.nodes)
+        rows.append(row(FAMILY, f"MTM solve {m}x{n}, uniform random boards, slide databases", float(np.mean(times)), "s",
+                        note=f"CPU seconds, mean (worst {max(times):.4f} s); {len(proved)} of {count} proved optimal within "
+                             f"{limit:g} s each; nodes of those: mean {np.mean(proved or [0]):,.0f}, most {max(proved or [0]):,}"))  # fmt: skip
     return rows
 
 
