@@ -72,11 +72,10 @@ def _mtm_uniform_rows(quick):
     """Uniform random 15-puzzles under the multi-tile metric: the slide databases' first use (built,
     or loaded when cached), then each board solved with a time limit."""
     import fastpuzzle as fp
-    from fastpuzzle.cachefile import cache_root
-    from fastpuzzle.search.pdb.slides import slide_bounds, slide_tables
+    from fastpuzzle.search.pdb.slides import cache_directory, slide_bounds, slide_tables
 
     goal = fp.goal_board(4, 4)
-    cached = any((cache_root() / "slides").glob("4x4-b15-*.npy"))
+    cached = any(cache_directory().glob("4x4-b15-*.npy"))
     t0, c0 = time.perf_counter(), time.process_time()
     tables = slide_tables(goal)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -87,30 +86,31 @@ def _mtm_uniform_rows(quick):
                      f"{len(tables[1]) // 2} tables of {tables[0].size // 2:,} bytes, {len(tables[1])} lookups a node; "
                      f"mean bound {bound:.2f} slides on 2,000 uniform random boards")]  # fmt: skip
     limit, count = (10.0, 3) if quick else (10.0, 20)
-    times, lengths, solved = [], [], 0
-    for b in fp.random_solvable(4, 4, count=count, seed=8):
-        c0 = time.process_time()
-        s = fp.solve(b, metric="mtm", time_limit=limit)
-        times.append(time.process_time() - c0)
-        solved += s.status == "optimal"
-        lengths.append(s.length)
+    times, lengths, nodes = _solve_uniform(fp, 4, 4, count, limit)
     rows.append(row(FAMILY, "MTM solve 4x4, uniform random boards, slide databases", float(np.mean(times)), "s",
-                    note=f"CPU seconds, mean (worst {max(times):.2f} s, median {np.median(times):.2f} s); {solved} of "
+                    note=f"CPU seconds, mean (worst {max(times):.2f} s, median {np.median(times):.2f} s); {len(nodes)} of "
                          f"{count} proved optimal within {limit:g} s each; optimal MTM lengths {min(lengths)}-{max(lengths)}; "
                          "slide databases as the bound"))  # fmt: skip
     for m, n in [(3, 4), (2, 6)]:  # 12 cells: the tables build in seconds; the single-tile bound alone took millions of nodes
         fp.solve(fp.random_solvable(m, n, seed=1), metric="mtm")  # built (or loaded) first
-        times, proved = [], []
-        for b in fp.random_solvable(m, n, count=count, seed=8):
-            c0 = time.process_time()
-            s = fp.solve(b, metric="mtm", time_limit=limit)
-            times.append(time.process_time() - c0)
-            if s.status == "optimal":
-                proved.append(s.nodes)
+        times, _, nodes = _solve_uniform(fp, m, n, count, limit)
         rows.append(row(FAMILY, f"MTM solve {m}x{n}, uniform random boards, slide databases", float(np.mean(times)), "s",
-                        note=f"CPU seconds, mean (worst {max(times):.4f} s); {len(proved)} of {count} proved optimal within "
-                             f"{limit:g} s each; nodes of those: mean {np.mean(proved or [0]):,.0f}, most {max(proved or [0]):,}"))  # fmt: skip
+                        note=f"CPU seconds, mean (worst {max(times):.4f} s); {len(nodes)} of {count} proved optimal within "
+                             f"{limit:g} s each; nodes of those: mean {np.mean(nodes or [0]):,.0f}, most {max(nodes or [0]):,}"))  # fmt: skip
     return rows
+
+
+def _solve_uniform(fp, m, n, count, limit):
+    """CPU seconds of each uniform board's MTM solve, and the lengths and nodes of those proved optimal."""
+    times, lengths, nodes = [], [], []
+    for b in fp.random_solvable(m, n, count=count, seed=8):
+        c0 = time.process_time()
+        s = fp.solve(b, metric="mtm", time_limit=limit)
+        times.append(time.process_time() - c0)
+        if s.status == "optimal":
+            lengths.append(s.length)
+            nodes.append(s.nodes)
+    return times, lengths or [0], nodes
 
 
 def run(quick: bool = False) -> list[dict]:

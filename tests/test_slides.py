@@ -28,6 +28,17 @@ def test_tables_against_plain_bfs(shape, pattern, blank):
         assert table[partial_rank([*placed, z], m * n)] == d
 
 
+def test_bit_count_ranking_equals_the_ranking():
+    from fastpuzzle.search.pdb.ranking import placement_weights, rank_placement, rank_placement_bits
+
+    rng = np.random.default_rng(0)
+    for n_cells, k in [(16, 7), (9, 4), (25, 6), (62, 3)]:
+        w = placement_weights(n_cells, k)
+        for _ in range(200):
+            p = rng.choice(n_cells, k, replace=False).astype(np.int64)
+            assert rank_placement_bits(p, k, w) == rank_placement(p, k, w)
+
+
 def _goal(m, n, blank):
     """A goal with its blank on ``blank`` and the tiles 1.. in row-major order around it."""
     cells = np.zeros(m * n, np.int64)

@@ -16,7 +16,8 @@ from numba.extending import intrinsic
 
 from ..._jit import jit
 
-__all__ = ["placement_weights", "placement_count", "rank_placement", "unrank_placement", "popcount", "prefetch"]
+__all__ = ["placement_weights", "placement_count", "rank_placement", "rank_placement_bits", "unrank_placement", "popcount",
+           "prefetch"]  # fmt: skip
 
 
 def placement_weights(n_cells: int, k: int) -> np.ndarray:
@@ -95,6 +96,25 @@ def prefetch(typingctx, arr, idx):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@jit
+def rank_placement_bits(cells_of, k, w):
+    """:func:`rank_placement` by bit counts: one ``popcount`` per tile instead of a scan of the
+    tiles before it (cells below 63).  The slide databases' build ranks every slide with it.
+
+    Examples
+    --------
+    >>> w = placement_weights(4, 2)
+    >>> [int(rank_placement_bits(np.array(p), 2, w)) for p in ([0, 1], [1, 0], [3, 2])]
+    [0, 3, 11]
+    """
+    idx, used = 0, 0
+    for i in range(k):
+        c = cells_of[i]
+        idx += (c - popcount(used & ((1 << c) - 1))) * w[i]
+        used |= 1 << c
+    return idx
 
 
 @jit

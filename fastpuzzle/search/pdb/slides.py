@@ -35,7 +35,7 @@ from ...errors import OptionError, OptionTypeError, ShapeError
 from ...memory import check_allocation
 from ...moves import board_symmetries
 from ..heuristics import as_unsigned
-from .ranking import placement_count, placement_weights, popcount, unrank_placement
+from .ranking import placement_count, placement_weights, popcount, rank_placement_bits, unrank_placement
 
 __all__ = ["SLIDE_TILES", "SLIDE_MIN_CELLS", "SLIDE_MAX_CELLS", "slide_patterns", "build_slide_table",
            "slide_tables", "no_slide_tables", "slide_bound", "slide_bounds", "slide_cost", "tile_cells",
@@ -78,17 +78,6 @@ def slide_patterns(goal: np.ndarray, tiles: int = SLIDE_TILES) -> list:
 
 
 @jit
-def _rank(cells_of, k1, w):
-    """Rank of the ordered placement ``cells_of[:k1]`` (as :func:`.ranking.rank_placement`, by bit counts)."""
-    idx, used = 0, 0
-    for i in range(k1):
-        c = cells_of[i]
-        idx += (c - popcount(used & ((1 << c) - 1))) * w[i]
-        used |= 1 << c
-    return idx
-
-
-@jit
 def _expand_chunk(dist, depth, m, n, k1, w, lo, hi):
     """Every placement of ``dist[lo:hi]`` at ``depth``: its slides' placements not seen get ``depth + 1``."""
     cells, moved = np.empty(k1, np.int64), np.empty(k1, np.int64)
@@ -109,7 +98,7 @@ def _expand_chunk(dist, depth, m, n, k1, w, lo, hi):
                 if occupant[nxt] >= 0:
                     moved[occupant[nxt]] = r * n + c
                 moved[k1 - 1] = nxt
-                j = _rank(moved, k1, w)
+                j = rank_placement_bits(moved, k1, w)
                 if dist[j] == _UNSEEN:
                     dist[j] = depth + 1  # threads may both write it: the same value
                     found += 1
@@ -149,7 +138,7 @@ def build_slide_table(m: int, n: int, pattern, blank: int) -> np.ndarray:
     check_allocation(size, f"a slide database of {size:,} placements")
     w = placement_weights(m * n, k1)
     dist = np.full(size, _UNSEEN, np.uint8)
-    dist[_rank(np.array([*pattern, blank], np.int64), np.int64(k1), w)] = 0
+    dist[rank_placement_bits(np.array([*pattern, blank], np.int64), np.int64(k1), w)] = 0
     depth = 0
     while _layer(dist, np.int64(depth), np.int64(m), np.int64(n), np.int64(k1), w):
         depth += 1
@@ -246,14 +235,17 @@ def _table_path(m, n, pattern, blank):
 
 def forget_cached(goal) -> None:
     """Remove the default tables of ``goal`` from the cache and from memory (the next use rebuilds them)."""
-    goal = _checked_goal(goal)
-    m, n = goal.shape
-    blank = int(np.flatnonzero(goal.ravel() == 0)[0])
-    patterns = tuple(slide_patterns(goal))
+    m, n, patterns, blank = _default_key(_checked_goal(goal))
     with _JOINED_LOCK:
         _JOINED.pop((m, n, patterns, blank, True), None)
     for p in patterns:
         remove_cached(_table_path(m, n, p, blank))
+
+
+def _default_key(goal) -> tuple:
+    """``(m, n, patterns, blank)`` of the default tables for a validated goal."""
+    m, n = goal.shape
+    return m, n, tuple(slide_patterns(goal)), int(np.flatnonzero(goal.ravel() == 0)[0])
 
 
 def slide_tables_built(goal: np.ndarray) -> bool:
@@ -264,10 +256,7 @@ def slide_tables_built(goal: np.ndarray) -> bool:
     >>> slide_tables_built(np.array([[1, 2, 3, 0], [4, 5, 6, 7], [8, 9, 10, 11]]))
     False
     """
-    goal = _checked_goal(goal)
-    m, n = goal.shape
-    blank = int(np.flatnonzero(goal.ravel() == 0)[0])
-    patterns = tuple(slide_patterns(goal))
+    m, n, patterns, blank = _default_key(_checked_goal(goal))
     if (m, n, patterns, blank, True) in _JOINED:
         return True
     return all(_table_path(m, n, p, blank).exists() for p in patterns)
@@ -339,7 +328,7 @@ def slide_bound(tile_cell, tile, tile_to, blank_cell, data, tiles, cells, offset
             t = tiles[lookup, i]
             c = blank_cell if t == 0 else (tile_to if t == tile else tile_cell[t])
             c = cells[lookup, c]
-            idx += (c - popcount(used & ((1 << c) - 1))) * weights[i]
+            idx += (c - popcount(used & ((1 << c) - 1))) * weights[i]  # rank_placement_bits on the mapped cells, inline: per node
             used |= 1 << c
         v = np.int64(data[offsets[lookup] + idx])
         if v > best:
@@ -392,10 +381,8 @@ def slide_cost(h, op, last, src, tile, blank, tile_cell, room, reach, longest, s
 
 @jit
 def _bounds_kernel(flat, data, tiles, cells, offsets, weights, out):
-    tile_cell = np.empty(flat.shape[1], np.int64)
     for b in range(flat.shape[0]):
-        for c in range(flat.shape[1]):
-            tile_cell[flat[b, c]] = c
+        tile_cell = tile_cells(flat[b])
         out[b] = slide_bound(tile_cell, np.int64(-1), np.int64(-1), tile_cell[0], data, tiles, cells, offsets, weights)
 
 
