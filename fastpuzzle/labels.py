@@ -5,11 +5,12 @@ the goal, taking the cheapest exact source the shape has:
 
 * at most 12 cells: the whole-space distance table
   (:func:`fastpuzzle.distance_table`).  A uniform board is a uniform rank:
-  one compiled pass (:func:`_uniform_range`, on the threads) draws the
-  rank's digits themselves (the blank's cell and the Lehmer digits of the
-  tile order, each exactly uniform by multiply-shift with rejection, from a
-  counter-based stream keyed by the chunk and the board's index), so the
-  board is written and the rank put together with no division, and the
+  one compiled pass (:func:`_uniform_range`, on the threads) draws one
+  32-bit word per board from a counter-based stream keyed by the chunk and
+  the board's index, turns it into a rank exactly uniform by Lemire's
+  multiply-shift with rejection, and reads the rank's digits (the blank's
+  cell and the Lehmer digits of the tile order) off the same products
+  (:func:`_draw_constants`), so the board is written with no division, and the
   label is one byte read from the table; ``distance=`` draws through the
   table's block index (exact, no rejection);
 * 13 to 16 cells near the goal (4x4 up to distance 23): the layers of the
@@ -66,69 +67,78 @@ _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 
-@jit(inline="always")
-def _below(s, thresh, state, word, have):
-    """A draw exactly uniform in ``0 .. s-1`` from 32-bit halves of the stream
-    (multiply-shift, the rare low products under ``thresh = 2**32 mod s``
-    drawn again); returns it with the stream's new ``(state, word, have)``."""
-    while True:
-        if have:
-            x = word & _LOW32
-            have = False
-        else:
-            state = state + _GOLD
-            word = mix64(state)
-            x = word >> np.uint64(32)
-            have = True
-        p = x * s
-        if (p & _LOW32) >= thresh:
-            return np.int64(p >> np.uint64(32)), state, word, have
-
-
 @jit
-def _uniform_range(key, lo, hi, N, k, fact, sel, row_parity, tile_of, thresh, depths, boards, labels):
-    """Boards ``lo .. hi``: uniform over the ranks, drawn digit by digit
-    (:mod:`fastpuzzle.distances.ranking`'s code: the blank's cell ``b``, the
-    Lehmer digits ``d_0 .. d_{k-3}``, ``d_{k-2}`` fixed by the parity), each
-    written out and labelled by ``depths[rank]``.
+def _uniform_range(key, lo, hi, N, k, space_size, reject_below, radix_prefix, tiles_packed, row_parity, depths,
+                   boards, labels):
+    """Boards ``lo .. hi``: uniform over the ranks, each written out and labelled by ``depths[rank]``.
 
     The labels are read in a second, tight loop over each block of boards
     (the ranks held in ``labels`` meanwhile): a read of the table misses
     the caches, and only a short loop keeps many misses in flight."""
     for start in range(lo, hi, 512):
         end = min(hi, start + 512)
-        _ranks_block(key, start, end, N, k, fact, sel, row_parity, tile_of, thresh, boards, labels)
+        _ranks_block(key, start, end, N, k, space_size, reject_below, radix_prefix, tiles_packed, row_parity,
+                     boards, labels)
         for i in range(start, end):
             labels[i] = depths[labels[i]]
 
 
 @jit(inline="always")
-def _ranks_block(key, lo, hi, N, k, fact, sel, row_parity, tile_of, thresh, boards, ranks):
+def _ranks_block(key, lo, hi, N, k, space_size, reject_below, radix_prefix, tiles_packed, row_parity, boards, ranks):
+    """Board ``i`` from one 32-bit draw ``x`` of its counter-based stream (:func:`_uniform_table`)."""
     for i in range(lo, hi):
         state = mix64(np.uint64(key) + np.uint64(i) * _GOLD)
-        word = np.uint64(0)
-        have = False
-        b, state, word, have = _below(np.uint64(N), thresh[N], state, word, have)
-        free = (1 << k) - 1
-        lehmer = 0
+        while True:  # Lemire's rejection: exact, and taken once in 20 boards at most
+            state = state + _GOLD
+            word = mix64(state)
+            x = word >> np.uint64(32)
+            if ((x * space_size) & _LOW32) >= reject_below:
+                break
+            x = word & _LOW32
+            if ((x * space_size) & _LOW32) >= reject_below:
+                break
+        ranks[i] = np.int64((x * space_size) >> np.uint64(32))
+        # every digit from its own products of x: no chain of draws
+        b = np.int64((((x * radix_prefix[k - 2]) & _LOW32) * np.uint64(N)) >> np.uint64(32))
+        rest = tiles_packed  # the tiles not yet placed, in order, 4 bits each: no table read in the chain
         total = 0
-        # digit j fills cell j, or j + 1 past the blank's cell: no test of the blank per cell (an
-        # unpredictable branch); the drawn digits in a loop of their own (measured: ~8% faster a board)
-        for j in range(k - 2):
-            d, state, word, have = _below(np.uint64(k - j), thresh[k - j], state, word, have)
-            total += d
-            lehmer += d * fact[j]
-            t = np.int64(sel[free, d])
-            free &= ~(1 << t)
-            boards[i, j + (1 if j >= b else 0)] = tile_of[t + 1]
-        for j in range(max(0, k - 2), k):  # the parity digit, then the last (0)
-            d = (row_parity[b] - total) & 1 if j == k - 2 else 0
-            lehmer += d * fact[j]
-            t = np.int64(sel[free, d])
-            free &= ~(1 << t)
-            boards[i, j + (1 if j >= b else 0)] = tile_of[t + 1]
+        for j in range(k):
+            if j < k - 2:
+                d = np.uint64((((x * radix_prefix[j]) & _LOW32) * np.uint64(k - j)) >> np.uint64(32))
+                total += d
+            elif j == k - 2:  # the parity digit
+                d = np.uint64((row_parity[b] - total) & 1)
+            else:
+                d = np.uint64(0)
+            s = d << np.uint64(2)
+            tile = (rest >> s) & np.uint64(15)
+            rest = (rest & ((np.uint64(1) << s) - np.uint64(1))) | ((rest >> (s + np.uint64(4))) << s)
+            # digit j fills cell j, or j + 1 past the blank's cell: no test of the blank per cell
+            boards[i, j + (1 if j >= b else 0)] = tile
         boards[i, b] = 0
-        ranks[i] = (lehmer >> 1) * N + b
+
+
+def _draw_constants(space):
+    """``(space_size, reject_below, radix_prefix, tiles_packed)`` of :func:`_ranks_block` for a table's space.
+
+    A rank is ``E * N + b`` with ``E`` the Lehmer digits ``d_0 .. d_{k-3}``
+    in mixed radix ``k, k-1, .., 3`` and ``b`` the blank's cell, so ranks
+    are the mixed-radix numbers of the digits ``(d_0, .., d_{k-3}, b)``.
+    One 32-bit ``x`` accepted unless ``x * P mod 2**32 < 2**32 mod P``
+    (``P`` the space's size) gives the rank ``x * P >> 32`` exactly
+    uniform, and its digits are those of Brackett-Rozinsky and Lemire's
+    batched draws: digit ``j`` is ``(x * Q_j mod 2**32) * r_j >> 32``, with
+    ``Q_j`` the product of the radices before it (``radix_prefix``).
+    """
+    N, k = space.cells, space.k
+    size = N * int(np.prod(np.arange(3, k + 1, dtype=np.int64)))
+    if not 0 < size < 1 << 32 or k > 16:
+        raise OptionError("table", f"{N} cells", "is too large for 32-bit draws of its ranks")
+    prefix = [1]
+    for j in range(k - 2):
+        prefix.append(prefix[-1] * (k - j) % (1 << 32))
+    packed = sum(int(space.tile_of[t + 1]) << (4 * t) for t in range(k))
+    return np.uint64(size), np.uint64((1 << 32) % size), np.array(prefix, np.uint64), np.uint64(packed)
 
 
 def _uniform_table(table, size, rng, boards, labels):
@@ -137,11 +147,11 @@ def _uniform_table(table, size, rng, boards, labels):
     space = table.space
     N, k = space.cells, space.k
     key = int(rng.integers(0, 1 << 63, dtype=np.int64))
-    thresh = np.array([(1 << 32) % s if s else 0 for s in range(N + 1)], np.uint64)
+    space_size, reject_below, prefix, packed = _draw_constants(space)
     boards = boards.reshape(size, N)  # a view: the caller's rows are contiguous
     depths = np.asarray(table.depths)
-    split_threads(lambda lo, hi: _uniform_range(key, lo, hi, N, k, space.fact, space.sel, space.row_parity,
-                                                space.tile_of, thresh, depths, boards, labels), size, align=1024)
+    split_threads(lambda lo, hi: _uniform_range(key, lo, hi, N, k, space_size, reject_below, prefix, packed,
+                                                space.row_parity, depths, boards, labels), size, align=1024)
 
 
 _POOL: dict = {}

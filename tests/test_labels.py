@@ -88,6 +88,39 @@ def test_uniform_table_draws_cover_every_rank_on_any_thread_count():
     assert (one[0] == boards[:5000]).all() and (one[1] == d[:5000]).all()
 
 
+@pytest.mark.parametrize("shape", [(2, 4), (4, 2), (2, 2)])
+def test_uniform_table_draws_pass_a_chi_square_over_every_rank(shape):
+    from scipy import stats
+
+    m, n = shape
+    table = fp.distance_table(m, n)
+    per_rank = 30
+    boards, d = fp.labelled_boards(m, n, table.size * per_rank, seed=21)
+    ranks = table.space.ranks(boards.reshape(len(boards), -1))
+    assert (np.asarray(table.depths)[ranks] == d).all()
+    observed = np.bincount(ranks, minlength=table.size)
+    assert observed.size == table.size
+    assert stats.chisquare(observed).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (2, 6), (3, 3), (2, 2)])
+def test_drawn_ranks_are_the_ranks_of_the_boards_written(shape):
+    # the rank x * P >> 32 and the board built from the digits read off x are one state of the space
+    from fastpuzzle.distances.ranking import StateSpace
+
+    space = StateSpace(*shape)
+    size, reject_below, prefix, packed = labels._draw_constants(space)
+    assert int(size) == space.size and int(reject_below) == (1 << 32) % space.size
+    count = 20_000
+    boards = np.empty((count, space.cells), np.uint8)
+    ranks = np.empty(count, np.int64)
+    labels._ranks_block(5, 0, count, space.cells, space.k, size, reject_below, prefix, packed, space.row_parity,
+                        boards, ranks)
+    assert (np.sort(boards, axis=1) == np.arange(space.cells)).all()
+    assert (space.ranks(boards) == ranks).all()
+    assert np.unique(ranks).size > 0.9 * min(count, space.size)
+
+
 def test_bad_arguments():
     with pytest.raises(TypeError):
         fp.labelled_boards(3, 3, None)
