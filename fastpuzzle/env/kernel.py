@@ -38,7 +38,8 @@ class StepTables:
     -1 off the board; ``legal32`` (uint32 ``(N,)``): the four mask bytes of
     each cell as one word; ``md`` (int16 ``(N, N)``): the Manhattan distance
     between two cells; ``moves``/``counts``: each cell's legal codes in
-    ``U L R D`` order and how many there are (the random actions).
+    ``U L R D`` order and how many there are (the random actions), and
+    ``drawn_targets`` the cell each of those moves takes the blank to.
     """
 
     def __init__(self, m, n):
@@ -50,9 +51,16 @@ class StepTables:
         self.md = cell_distances(m, n).astype(np.int16)
         self.counts = self.legal.sum(axis=1).astype(np.uint64)
         self.moves = np.zeros((N, 4), np.int64)
+        self.drawn_targets = np.zeros((N, 4), np.int64)
         for z in range(N):
             codes = np.flatnonzero(self.legal[z])
             self.moves[z, : codes.size] = codes
+            self.drawn_targets[z, : codes.size] = self.targets[z, codes]
+
+    def tile_distances(self, goal_where):
+        """``(N, N)`` int16: the Manhattan distance of each tile on each cell to its home in the goal
+        whose cells are ``goal_where`` (one read a move instead of the home's and then the distance)."""
+        return self.md[np.asarray(goal_where, np.int64)].copy()
 
 
 @jit(inline="always")
@@ -61,22 +69,25 @@ def _stream_base(key, counter):
 
 
 @jit(inline="always")
-def _random_move(base, b, z, moves, counts):
-    """Environment ``b``'s move of the stream ``base``, uniform among the legal moves of its blank's cell ``z``."""
+def _random_pick(base, b, z, counts):
+    """Environment ``b``'s pick of the stream ``base``: an index uniform among the ``counts[z]`` legal
+    moves of its blank's cell ``z``."""
     r = mix64(base + b * np.uint64(0xD1B54A32D192ED03))
-    pick = ((r >> np.uint64(32)) * counts[z]) >> np.uint64(32)  # multiply-shift: no division
-    return moves[z, pick]
+    return ((r >> np.uint64(32)) * counts[z]) >> np.uint64(32)  # multiply-shift: no division
 
 
 @jit
-def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, goal_where, per_env, weights, limit,
-             rewards, term, trunc, illegal, mask32, lo, hi, draw, moves, counts, key, counter):
+def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, tile_md, goal_where, per_env, weights,
+             limit, rewards, term, trunc, illegal, mask32, lo, hi, draw, moves, drawn_targets, counts, key, counter):
     """One step of the environments ``lo .. hi`` (see the module notes); returns how many end their episode.
 
     The reward is ``weights @ (1, solved, decrease in Manhattan distance)``;
-    ``limit`` the step count that truncates.  With ``draw``, each action is
-    first drawn as :func:`random_actions` draws it (``moves``, ``counts``,
-    ``key``, ``counter``) and written to ``actions``: a random rollout in
+    ``limit`` the step count that truncates.  A tile's change in distance
+    is read from ``tile_md`` (:meth:`StepTables.tile_distances` of the shared
+    goal), or with ``per_env`` goals from its home in ``goal_where`` and ``md``.
+    With ``draw``, each action is first drawn as :func:`random_actions`
+    draws it (``moves``, ``counts``, ``key``, ``counter``) and written to
+    ``actions``, its cell read from ``drawn_targets``: a random rollout in
     one pass.  Threads run it on parts of the
     batch (:func:`fastpuzzle._jit.split_threads`: no ``prange`` twin).
     Every value read once into a local and every output stored once: the arrays may alias as far as
@@ -85,13 +96,16 @@ def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, 
     without them a step of a 4x4 board and its random action cost 8 ns instead of 12 (one thread)."""
     ended = 0
     w_step, w_solved, w_change = weights[0], weights[1], weights[2]
-    g0 = _U(0)
     base = _stream_base(key, counter)
     for i in range(lo, hi):
         b = _U(i)
         z = _U(blanks[b])
-        if draw:
-            actions[b] = _random_move(base, b, z, moves, counts)
+        if draw:  # the drawn move's cell straight from its pick: one read less in the chain
+            pick = _random_pick(base, b, z, counts)
+            actions[b] = moves[z, pick]
+            t = drawn_targets[z, pick]
+        else:
+            t = targets[z, _U(actions[b])]
         if pending[b]:  # reset before this step (next-step autoreset): no move, reward 0
             pending[b] = False
             reward = 0.0
@@ -99,14 +113,16 @@ def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, 
             cut = False
             bad = False
         else:
-            t = targets[z, _U(actions[b])]
             bad = t < 0
             change = 0
             if not bad:
                 tu = _U(t)
                 tile = flat[b, tu]
-                home = _U(goal_where[b if per_env else g0, _U(tile)])
-                change = np.int64(md[home, tu]) - np.int64(md[home, z])  # the decrease in distance
+                if per_env:
+                    home = _U(goal_where[b, _U(tile)])
+                    change = np.int64(md[home, tu]) - np.int64(md[home, z])  # the decrease in distance
+                else:
+                    change = np.int64(tile_md[_U(tile), tu]) - np.int64(tile_md[_U(tile), z])
                 flat[b, z] = tile
                 flat[b, tu] = 0
                 blanks[b] = t
@@ -155,7 +171,8 @@ def random_actions(blanks, moves, counts, key, counter, out, lo, hi):
     base = _stream_base(key, counter)
     for i in range(lo, hi):
         b = _U(i)  # unsigned indices: no wraparound test (env_step)
-        out[b] = _random_move(base, b, _U(blanks[b]), moves, counts)
+        z = _U(blanks[b])
+        out[b] = moves[z, _random_pick(base, b, z, counts)]
 
 
 @jit
