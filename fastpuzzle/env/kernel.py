@@ -2,7 +2,8 @@
 
 Each environment keeps, beside its board, the blank's cell, the Manhattan
 distance to its goal and its step count; a move changes the distance by the
-one tile it slides (a read of the table ``md[home, cell]``, no division), a
+one tile it slides (a read of the table ``tile_md[tile, cell]`` of the shared
+goal, or ``md[home, cell]`` with per-environment goals; no division), a
 board is solved exactly when that distance is 0, so a step touches two
 cells and two counters.  One compiled call (on parts of the batch, one
 per thread, for large batches) moves every board and writes the rewards,
