@@ -36,10 +36,20 @@ import signal
 import stat
 import sys
 import threading
+import time
 
 from .errors import OptionError, OptionTypeError
 
-__all__ = ["AtomicOutput", "OutputInterrupted", "write_text", "save_array"]
+__all__ = ["AtomicOutput", "OutputInterrupted", "FIFO_READER_WAIT", "names_a_descriptor", "write_text", "save_array"]
+
+#: Seconds an output FIFO is waited on for a reader before it is refused (an open with no reader
+#: would block for ever).
+FIFO_READER_WAIT = 10.0
+#: Errors of a write itself: those, raised without a file name inside an output's block, are the
+#: output's (a timeout or a refused connection raised there is not).
+_WRITE_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EIO", "EFBIG", "EDQUOT", "EPIPE", "EROFS",
+                                                            "EACCES", "EPERM", "EBADF", "ENXIO")
+                          if hasattr(errno, name))
 
 _SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s is not None)
 
@@ -98,6 +108,8 @@ class AtomicOutput:
             st = None
         except OSError as error:
             raise _output_error(error, self.path) from None
+        if st is None and names_a_descriptor(self.path):
+            raise OSError(errno.EBADF, "names a descriptor that is not open (standard output closed?)", self.path)
         if st is not None and stat.S_ISDIR(st.st_mode):
             raise IsADirectoryError(errno.EISDIR, "is a directory; give a file name", self.path)
         if st is not None and stat.S_ISSOCK(st.st_mode):
@@ -106,10 +118,13 @@ class AtomicOutput:
             raise NotADirectoryError(errno.ENOTDIR, "ends with a slash but is not a directory; give a file name",
                                      self.path)  # fmt: skip
         try:
-            if st is not None and not stat.S_ISREG(st.st_mode):  # a pipe, FIFO or device: no rename
+            if st is not None and stat.S_ISFIFO(st.st_mode):
+                self.file = os.fdopen(_open_fifo(self.path), "wb")
+                return self.file
+            if st is not None and not stat.S_ISREG(st.st_mode):  # a pipe or device: no rename
                 self.file = os.fdopen(os.open(self.path, os.O_WRONLY), "wb")
                 return self.file
-            if st is not None and _names_a_descriptor(self.path):  # e.g. /dev/stdout redirected to a file
+            if st is not None and names_a_descriptor(self.path):  # e.g. /dev/stdout redirected to a file
                 if _is_own_stdout(st):
                     self.path = "-"
                     return self.__enter__()
@@ -161,6 +176,8 @@ class AtomicOutput:
                     self.file.flush()
                 except OSError as error:
                     raise _output_error(error, "<stdout>") from None
+            elif _is_write_error(exc):
+                raise _output_error(exc, "<stdout>") from None
             return False
         try:
             if exc_type is None:
@@ -175,7 +192,7 @@ class AtomicOutput:
             self._cleanup()
             raise
         self._cleanup()
-        if isinstance(exc, OSError) and exc.filename is None:
+        if _is_write_error(exc):
             raise _output_error(exc, self.path) from None
         return False
 
@@ -196,9 +213,34 @@ class AtomicOutput:
             self._restore_handlers()
 
 
-def _names_a_descriptor(path: str) -> bool:
+def names_a_descriptor(path: str) -> bool:
     """``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``: a name for an open descriptor."""
     return path in ("/dev/stdout", "/dev/stderr") or path.startswith(("/dev/fd/", "/proc/"))
+
+
+def _is_write_error(exc) -> bool:
+    """An error of a write (no file name, a write's errno): the output's to name."""
+    return isinstance(exc, OSError) and exc.filename is None and exc.errno in _WRITE_ERRNOS
+
+
+def _open_fifo(path: str) -> int:
+    """A descriptor writing into the FIFO ``path``, once a process reads it, waiting at most
+    :data:`FIFO_READER_WAIT` seconds (a blocking open with no reader never returns); then
+    ``ENXIO``.  The descriptor blocks on writes as a plain open's does."""
+    deadline = time.monotonic() + FIFO_READER_WAIT
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+            break
+        except OSError as error:
+            if error.errno != errno.ENXIO:
+                raise
+            if time.monotonic() >= deadline:
+                raise OSError(errno.ENXIO, f"is a FIFO that no process read within {FIFO_READER_WAIT:g} s",
+                              path) from None
+            time.sleep(0.05)
+    os.set_blocking(fd, True)
+    return fd
 
 
 def _is_own_stdout(st) -> bool:

@@ -36,7 +36,7 @@ from .solvability import reachable as _reachable
 
 __all__ = [
     "as_dask_boards", "is_solvable", "reachable", "inversions", "random_solvable",
-    "from_npy", "to_zarr", "from_zarr", "compute", "iter_blocks", "solve_many",
+    "from_npy", "to_zarr", "from_zarr", "MAX_ZARR_CHUNK_BYTES", "compute", "iter_blocks", "solve_many",
 ]
 
 #: Default boards per chunk: about 64 MiB of 4x4 uint8 boards.
@@ -313,9 +313,28 @@ def to_zarr(boards, path, *, chunks=None, overwrite: bool = False):
     return path
 
 
+#: Largest zarr chunk :func:`from_zarr` reads (bytes): every task reads its chunk whole.
+MAX_ZARR_CHUNK_BYTES = 1 << 30
+
+
 def from_zarr(path) -> "da.Array":
-    """A dask array of boards from a zarr store written by :func:`to_zarr`."""
-    return as_dask_boards(da.from_zarr(os.path.abspath(os.fspath(path))))
+    """A dask array of boards from a zarr store written by :func:`to_zarr`.
+
+    The store's header sizes every chunk a task reads whole (missing chunks are
+    its fill value, so a tiny store can claim any size): chunks of more than
+    :data:`MAX_ZARR_CHUNK_BYTES`, or more than the memory holds one a thread,
+    are refused before anything is read."""
+    name = os.fspath(path)
+    x = da.from_zarr(os.path.abspath(name))
+    if x.ndim == 3 and x.size:
+        rows = max(x.chunks[0])
+        per_chunk = int(np.prod(x.chunksize, dtype=object)) * x.dtype.itemsize
+        what = f"{name}: chunks of {rows:,} boards of {x.shape[1]}x{x.shape[2]} ({x.dtype})"
+        if per_chunk > MAX_ZARR_CHUNK_BYTES:
+            raise BoardFileError(name, f"has chunks of {per_chunk:,} bytes ({rows:,} boards), more than the "
+                                       f"{MAX_ZARR_CHUNK_BYTES:,} a task reads; rechunk the store")  # fmt: skip
+        check_allocation(per_chunk * ((os.cpu_count() or 1) + 1), what + ", one a thread")
+    return as_dask_boards(x)
 
 
 def _solve_chunk(boards, goal, settings):

@@ -31,6 +31,7 @@ from .distances.multi import slide_neighbours
 from .distances.table import MAX_TABLE_CELLS
 from .errors import OptionError, OptionTypeError, ShapeError
 from .moves import MOVE_CHARS
+from . import options
 from .notation import check_metric
 
 __all__ = ["Hint", "hints", "count_optimal", "optimal_solutions", "MAX_HINT_CELLS"]
@@ -70,16 +71,6 @@ class Hint:
     metric: str = "stm"
 
 
-def _check_budget(value, name):
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise OptionTypeError(name, value, "must be a positive, finite number or None")
-    if not (value > 0 and np.isfinite(value)):
-        raise OptionError(name, value, "must be a positive, finite number or None")
-    return value
-
-
 def _letter(code, steps, metric):
     return MOVE_CHARS[int(code)] + (str(int(steps)) if metric == "mtm" and steps > 1 else "")
 
@@ -111,7 +102,7 @@ def hints(board, goal=None, *, metric="stm", time_limit=None, max_nodes=None):
     [1, 0]
     """
     metric = check_metric(metric)
-    time_limit, max_nodes = _check_budget(time_limit, "time_limit"), _check_budget(max_nodes, "max_nodes")
+    time_limit, max_nodes = options.seconds(time_limit), options.node_budget(max_nodes)
     batch, single = as_boards(board, label="board")
     B, m, n = batch.shape
     target = as_goal(goal, m, n)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from . import options
 from ._jit import jit, pjit, split_threads
 from .boards import as_goal, board_dtype, check_shape
 from .errors import OptionError, OptionTypeError, ShapeError
@@ -194,11 +195,7 @@ def _check_options(m, n, count, distance, goal, exact, time_limit):
         raise OptionTypeError("count", None, "must be an integer >= 0")
     if not isinstance(exact, (bool, np.bool_)):
         raise OptionTypeError("exact", exact, "must be True or False")
-    if time_limit is not None:
-        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float, np.integer, np.floating)):
-            raise OptionTypeError("time_limit", time_limit, "must be a number of seconds or None")
-        if not time_limit > 0:
-            raise OptionError("time_limit", time_limit, "must be > 0 seconds")
+    options.seconds(time_limit)  # checked on every shape, used where boards are solved
     target = as_goal(goal, m, n)
     span = None
     if distance is not None:

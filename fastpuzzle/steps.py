@@ -235,6 +235,8 @@ def neighbours(boards, *, check: bool = True):
 
 def _check_codes(codes, B):
     arr = np.asarray(codes)
+    if arr.size == 0 and arr.dtype.kind == "f" and not isinstance(codes, np.ndarray):
+        arr = arr.astype(np.int64)  # an empty list reads as float64: no codes, no wrong type
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
         raise OptionTypeError("moves", arr.dtype, "must be integer move codes 0..3 (U, L, R, D)")
     arr = arr.reshape(-1) if arr.ndim == 0 else arr
@@ -278,7 +280,7 @@ def step_boards(boards, moves, *, out=None, illegal: str = "raise", check: bool 
     >>> step_boards([[1, 2], [3, 0]], 3, illegal="stay").tolist()
     [[1, 2], [3, 0]]
     """
-    if illegal not in ("raise", "stay"):
+    if not isinstance(illegal, str) or illegal not in ("raise", "stay"):
         raise OptionError("illegal", illegal, "must be 'raise' or 'stay'")
     flat, single, m, n = _flat_batch(boards, check)
     B = flat.shape[0]

@@ -35,6 +35,20 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
 
+    def _print_message(self, message, file=None):
+        """argparse's print, with a failed write to standard output kept (argparse drops it): the
+        ``--help`` or ``--version`` text lost must not end with status 0."""
+        if not message:
+            return
+        file = file or sys.stdout
+        try:
+            file.write(message)
+            if file is sys.stdout:
+                file.flush()
+        except (OSError, ValueError) as error:
+            if file is sys.stdout:
+                self._lost_output = error
+
 
 def build_parser():
     """The argument parser of every subcommand (standard library only)."""
@@ -80,9 +94,16 @@ def main(argv=None) -> int:
     return _main(argv, own_process)
 
 
+def _all_parsers(parser):
+    """``parser`` and its subcommands' parsers."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return [parser, *(p for a in subs for p in a.choices.values())]
+
+
 def _say(command, message):
+    prog = f"fastpuzzle {command}" if command else "fastpuzzle"
     try:
-        print(f"fastpuzzle {command}: error: {' '.join(str(message).split())}", file=sys.stderr)
+        print(f"{prog}: error: {' '.join(str(message).split())}", file=sys.stderr)
     except (OSError, ValueError):  # no standard error to write to: the status still tells
         pass
 
@@ -92,6 +113,8 @@ def _main(argv, own_process=False) -> int:
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # a usage error (one line already printed) or --help/--version
+        if stop.code in (0, None):
+            return _printed_text_status(_all_parsers(parser))
         return stop.code if isinstance(stop.code, int) else EXIT_BAD_INPUT
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
@@ -111,6 +134,8 @@ def _main(argv, own_process=False) -> int:
         return 0
     except OSError as error:
         name = getattr(error, "filename", None)
+        if name is None and error.errno in _STDOUT_ERRNOS:  # the writer names its files: this was a print
+            name = "<stdout>"
         where = f"{name if str(name).isprintable() else repr(name)}: " if name else ""
         _say(command, f"{where}{error.strerror or error}")
         return EXIT_BAD_INPUT
@@ -130,6 +155,27 @@ def _main(argv, own_process=False) -> int:
     finally:
         if own_process and old_term is not None:
             signal.signal(signal.SIGTERM, old_term)
+
+
+#: Errors of a write with no file name: the commands' own prints to standard output.
+_STDOUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EIO", "EFBIG", "EDQUOT") if hasattr(errno, name))
+
+
+def _printed_text_status(parsers) -> int:
+    """0 once the text of ``--help`` or ``--version`` reached standard output, else one line and 2."""
+    lost = next((p._lost_output for p in parsers if getattr(p, "_lost_output", None) is not None), None)
+    if lost is None:
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError) as error:
+            lost = error
+    if isinstance(lost, BrokenPipeError):  # the reader went away (e.g. `| head`): stop quietly
+        _silence_stdout()
+        return 0
+    if lost is not None:
+        _say(None, f"<stdout>: {getattr(lost, 'strerror', None) or lost}")
+        return EXIT_BAD_INPUT
+    return 0
 
 
 def _stop_on_sigterm():

@@ -62,6 +62,8 @@ def run(args) -> int:
                 masks.append(mask)
             if not args.summary and mask.size:
                 sys.stdout.write("\n".join(words[mask.astype(np.intp)].tolist()) + "\n")
+        if total == 0:  # as a text file without boards: no silent empty answer (and no empty output left)
+            raise CLIError(f"{args.file}: no boards found")
     if writer is None and args.out is not None:
         all_masks = np.concatenate(masks) if masks else np.zeros(0, np.bool_)
         with NpyWriter(args.out, all_masks.shape, np.bool_) as w:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from .common import CLIError, load_board_arg, one_board, output_arg, refuse_overwrite, shape_arg
+from .common import CLIError, load_board_arg, one_board, output_arg, progress_bar, refuse_overwrite, shape_arg
 
 __all__ = ["add_parser", "run"]
 
+#: Animations of at least this many moves show a progress bar while their GIF frames are drawn.
+GIF_BAR_FRAMES = 20
 _SCHEMES = ("plain", "rows", "columns", "fringe", "distance")  # fastpuzzle.pictures.SCHEMES (not imported to parse)
 
 
@@ -62,7 +64,13 @@ def run(args) -> int:
             moves = solve(board, goal=goal).codes
         picture = animate(board, moves, goal=goal, scheme=args.scheme, notation=args.notation)
         if args.out.lower().endswith(".gif"):
-            picture.save_gif(args.out)
+            # rasterising takes a fraction of a second a frame: a bar on a terminal for long animations
+            bar = progress_bar(picture.length + 1, "frames", sys.stderr is not None and sys.stderr.isatty()
+                               and picture.length >= GIF_BAR_FRAMES, unit=" frames")  # fmt: skip
+            try:
+                picture.save_gif(args.out, progress=bar)
+            finally:
+                bar.close()
             return 0
     if args.out == "-":
         sys.stdout.write(picture.svg + "\n")

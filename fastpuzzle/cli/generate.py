@@ -8,6 +8,7 @@ import os
 import sys
 import time
 
+from ..atomic import names_a_descriptor
 from .common import CLIError, count_arg, dask_module, load_board_arg, one_board, output_arg, progress_bar, \
     refuse_overwrite, same_file, seed_arg, shape_arg, want_progress
 
@@ -62,8 +63,8 @@ def distance_arg(text):
 
 def _check_disk(args, m, n, itemsize, fmt):
     """Refuse, before writing, a file too large for its disk (memory is checked by the generator)."""
-    if args.out == "-" or (os.path.exists(args.out) and not os.path.isfile(args.out)):
-        return  # standard output, a pipe or a device: no disk to fill
+    if args.out == "-" or names_a_descriptor(args.out) or (os.path.exists(args.out) and not os.path.isfile(args.out)):
+        return  # standard output, a pipe or a device: no disk to fill (the writer names a closed one)
     per_cell = itemsize if fmt == "npy" else len(str(m * n - 1)) + 1
     need = args.count * m * n * per_cell
     directory = os.path.dirname(os.path.abspath(os.path.realpath(args.out))) or "."

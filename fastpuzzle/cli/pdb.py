@@ -14,6 +14,7 @@ Examples (shell)::
 from __future__ import annotations
 
 import math
+import sys
 
 from . import solve
 from .common import CLIError
@@ -29,7 +30,9 @@ def add_parser(subparsers):
     b.add_argument("name", help="4-4 (3x3), 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6 (5x5), or slides-MxN: the multi-tile "
                                 "databases of MxN boards (default goal; slides-4x4 for the 15-puzzle)")
     b.add_argument("--force", action="store_true", help="rebuild even when cached")
-    b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.add_argument("--progress", action="store_true", help="a progress bar even when standard error is no terminal")
+    b.add_argument("--no-progress", action="store_true", help="no progress bar (default where standard error is "
+                                                               "no terminal)")
     b.set_defaults(run=_build)
     listing = actions.add_parser("list", help="list databases and whether they are cached")
     listing.set_defaults(run=_list)
@@ -59,7 +62,9 @@ def _build(args) -> int:
             return None
 
     before, t0 = stamp(), time.perf_counter()
-    db = pdb.build(args.name, progress=not args.no_progress, force=args.force)
+    # a bar on a terminal (or asked for): a log file gets no carriage returns
+    show = not args.no_progress and (args.progress or (sys.stderr is not None and sys.stderr.isatty()))
+    db = pdb.build(args.name, progress=show, force=args.force)
     took = time.perf_counter() - t0
     patterns = " / ".join(" ".join(map(str, p)) for p in db.partition)
     # a database found cached says so, instead of quoting the old build time as this run's

@@ -48,7 +48,10 @@ def reward_values(values, count: int) -> np.ndarray:
         reals = raw.dtype.kind in "biuf"
     if not reals:
         raise OptionTypeError("reward", type(values).__name__, "function must return real numbers")
-    arr = raw.astype(np.float64, copy=False)
+    try:
+        arr = raw.astype(np.float64, copy=False)
+    except OverflowError:  # a Python int past any float
+        raise OptionError("reward", "an integer past any float", "function must return a finite number per board") from None
     if arr.ndim == 0:
         arr = np.full(count, arr[()])
     elif arr.size != count:

@@ -75,12 +75,14 @@ class SlidingPuzzleEnv(gym.Env):
     def reset(self, *, seed=None, options=None):
         """Draw a board from the curriculum (``options={"curriculum": ...}`` changes it)."""
         seed, options = reset_arguments(seed, options)
-        super().reset(seed=seed)
+        curriculum = self.options.curriculum
         if "curriculum" in options:
-            self.options.curriculum = self.options.curriculum.renewed(options.pop("curriculum"))
+            curriculum = curriculum.renewed(options.pop("curriculum"))
         if options:
             raise OptionError("reset options", sorted(map(str, options)), "are unknown reset options")
-        boards, goals = self.options.curriculum.draw(1, self.np_random)
+        super().reset(seed=seed)
+        boards, goals = curriculum.draw(1, self.np_random)  # a curriculum that draws nothing changes nothing
+        self.options.curriculum = curriculum
         self._ready = True
         self._board[:] = boards[0]
         if goals is not None:

@@ -200,11 +200,9 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         ``options`` may also hold ``"curriculum"`` (a new curriculum from now on).
         """
         seed, options = reset_arguments(seed, options)
-        super().reset(seed=seed)
-        if seed is not None:
-            self._counter = 0  # the random actions' stream starts again from the new seed
+        old = curriculum = self.options.curriculum
         if "curriculum" in options:
-            self.options.curriculum = self.options.curriculum.renewed(options.pop("curriculum"))
+            curriculum = curriculum.renewed(options.pop("curriculum"))
         mask = options.pop("reset_mask", None)
         if options:
             raise OptionError("reset options", sorted(map(str, options)), "are unknown reset options")
@@ -214,8 +212,16 @@ class SlidingPuzzleVectorEnv(VectorEnv):
                 self._check_mask(mask)
         else:
             idx = np.flatnonzero(self._check_mask(mask))
+        super().reset(seed=seed)
+        if seed is not None:
+            self._counter = 0  # the random actions' stream starts again from the new seed
         _, _, _, illegal, action_mask = self._out
-        self._reset_envs(idx, action_mask)
+        self.options.curriculum = curriculum
+        try:
+            self._reset_envs(idx, action_mask)
+        except BaseException:  # a curriculum that draws nothing changes nothing (the boards are drawn first)
+            self.options.curriculum = old
+            raise
         self._ready = True
         self._pending[idx] = False
         self._any_pending = bool(self._pending.any())
@@ -236,8 +242,9 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise OptionError("actions", f"{actions.dtype} {actions.shape}", f"must be {self.num_envs} integer move codes 0..3")
-        if not actions.flags.c_contiguous:
-            actions = np.ascontiguousarray(actions)
+        if not (actions.flags.c_contiguous and actions.flags.writeable and actions.dtype.isnative):
+            # the kernel takes native, writable, contiguous arrays (it writes drawn moves in the same place)
+            actions = np.array(actions, dtype=actions.dtype.newbyteorder("="), order="C")
         return actions
 
     def _refuse_bad_actions(self, actions, on_board):

@@ -34,6 +34,7 @@ from ..errors import OptionError, OptionTypeError
 from ..interrupt import interruptible
 from ..memory import check_allocation
 from ..moves import MOVE_BYTES
+from ..notation import check_metric
 from .random_kernels import (
     PLAIN_PERMUTATIONS, REACHABLE_ONLY, line_serial, scramble_serial, shuffle_serial,
 )  # fmt: skip
@@ -213,6 +214,7 @@ def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None, me
     True
     """
     count = check_count(count)
+    metric = check_metric(metric)  # checked with or without distance=
     B = 1 if count is None else count
     m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
     key = seed_key(seed)

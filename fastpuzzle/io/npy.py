@@ -66,6 +66,8 @@ def read_npy_header(f, name, size=None) -> NpyHeader:
             offset = f.tell()
         except (OSError, AttributeError):
             offset = None
+    except BoardFileError:  # a ValueError already naming the file
+        raise
     except (ValueError, SyntaxError, TypeError, OSError, UnicodeDecodeError, EOFError, OverflowError) as error:
         raise BoardFileError(name, f"is not a valid .npy file: {' '.join(str(error).split())[:200]}") from None
     return _check_header(name, tuple(shape), fortran, dtype, offset, size)

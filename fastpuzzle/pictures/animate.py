@@ -11,6 +11,7 @@ writes a GIF where ``cairosvg`` and Pillow are installed.
 from __future__ import annotations
 
 import io
+import math
 import numbers as _numbers
 
 import numpy as np
@@ -75,15 +76,33 @@ class Animation(Picture):
         parts.append(_counter(k, self.length, pad, m, n, cell, None))
         return Picture(svg_document(parts, width, height), width, height)
 
-    def save_gif(self, path, *, scale: float = 1.0) -> None:
-        """Write the animation as a GIF (needs ``cairosvg`` and Pillow), through :mod:`fastpuzzle.atomic`."""
+    def save_gif(self, path, *, scale: float = 1.0, progress=None) -> None:
+        """Write the animation as a GIF (needs ``cairosvg`` and Pillow), through :mod:`fastpuzzle.atomic`.
+
+        Every frame is held until the GIF is encoded (one byte a pixel, a
+        palette image): that memory is checked before the first frame is drawn
+        (:class:`~fastpuzzle.errors.AllocationError`).  ``progress``: an object
+        with ``update(k)`` (a tqdm bar) told of each frame drawn, or None.
+        """
         try:
             from PIL import Image
         except ImportError:  # pragma: no cover - depends on the installation
             raise ImportError("save_gif needs Pillow (pip install pillow) and cairosvg") from None
         from ..atomic import AtomicOutput
+        from ..memory import check_allocation
 
-        frames = [Image.open(io.BytesIO(self.frame(k).png(scale=scale))).convert("RGB") for k in range(self.length + 1)]
+        if isinstance(scale, bool) or not isinstance(scale, _numbers.Real) or not (0 < scale <= 16):
+            raise OptionError("scale", scale, "must be a number in (0, 16]")
+        pixels = int(math.ceil(self.width * scale) + 1) * int(math.ceil(self.height * scale) + 1)
+        # each frame held as a palette image, one rasterised RGBA frame and the GIF's own copy besides
+        check_allocation((self.length + 1) * pixels * 2 + 8 * pixels, f"a GIF of {self.length + 1:,} frames of "
+                         f"{pixels:,} pixels")  # fmt: skip
+        frames = []
+        for k in range(self.length + 1):
+            rgb = Image.open(io.BytesIO(self.frame(k).png(scale=scale))).convert("RGB")
+            frames.append(rgb.quantize(colors=256))
+            if progress is not None:
+                progress.update(1)
         hold = [int(1000 * self.seconds_per_move)] * len(frames)
         hold[0] = hold[-1] = 4 * hold[0]
         buffer = io.BytesIO()

@@ -213,17 +213,21 @@ def _make_search(m, n, target, heuristic, database, prune_length, which, method,
 # ------------------------------------------------------------------ one board
 
 
-def _slide(cells: np.ndarray, target: np.ndarray, m: int, n: int) -> Solution:
-    """One row or one column: the blank slides straight to its goal cell."""
+def _slide(cells: np.ndarray, target: np.ndarray, m: int, n: int, metric: str) -> Solution:
+    """One row or one column: the blank slides straight to its goal cell (one slide of the
+    multi-tile metric, or one move a cell)."""
     t0 = time.perf_counter()
     codes = slide_codes(m, n, int(np.flatnonzero(cells == 0)[0]), int(np.flatnonzero(target == 0)[0]))
-    return Solution(codes, status="optimal", nodes=len(codes) + 1, seconds=time.perf_counter() - t0, method="slide")
+    sol = Solution(codes, status="optimal", nodes=len(codes) + 1, seconds=time.perf_counter() - t0, method="slide",
+                   metric=metric)  # fmt: skip
+    sol.lower_bound = sol.length
+    return sol
 
 
-def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which) -> Solution:
+def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric="stm") -> Solution:
     """Solve a validated, reachable flat board (not yet at the goal)."""
     if which == "slide":
-        return _slide(cells, target.ravel(), m, n)
+        return _slide(cells, target.ravel(), m, n, metric)
     if which == "constructive":
         sol = solve_constructive(cells.reshape(m, n), goal=target, time_limit=time_limit)
         sol.lower_bound = root_lower_bound(cells, target, m, n)
@@ -371,10 +375,7 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     if np.array_equal(cells, target.ravel()):
         return Solution(np.zeros(0, np.uint8), status="optimal", nodes=0, seconds=0.0, method=which, heuristic=label,
                         lower_bound=0, metric=metric)  # fmt: skip
-    sol = _solve_one(cells, target, m, n, search, max_nodes, time_limit, which)
-    if which == "slide":
-        sol.metric, sol.lower_bound = metric, (1 if metric == "mtm" else sol.length)
-    return sol
+    return _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric)
 
 
 # ------------------------------------------------------------------ many boards
@@ -445,7 +446,7 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
         if which == "ida":
             columns = _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar)
         else:
-            columns = _solve_many_each(flat, target, m, n, which, threads, bar, search, max_nodes, time_limit)
+            columns = _solve_many_each(flat, target, m, n, which, threads, bar, search, max_nodes, time_limit, metric)
     finally:
         if bar is not None:
             bar.close()
@@ -472,7 +473,8 @@ def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
     return lengths, nodes, labels, seconds, moves, np.where(found, lengths, -1)
 
 
-def _solve_many_each(flat, target, m, n, which, threads, bar, search=None, max_nodes=None, time_limit=None):
+def _solve_many_each(flat, target, m, n, which, threads, bar, search=None, max_nodes=None, time_limit=None,
+                     metric="stm"):
     """The solvers that take one board at a time (slide, constructive, anytime)."""
     B = flat.shape[0]
     lengths = np.full(B, -1, np.int64)
@@ -487,7 +489,7 @@ def _solve_many_each(flat, target, m, n, which, threads, bar, search=None, max_n
             if np.array_equal(flat[i], target.ravel()):
                 sol = Solution(np.zeros(0, np.uint8), nodes=0, method=which)
             else:
-                sol = _solve_one(flat[i], target, m, n, search, max_nodes, time_limit, which)
+                sol = _solve_one(flat[i], target, m, n, search, max_nodes, time_limit, which, metric)
             lengths[i] = sol.length if sol.solved else -1
             bounds[i] = -1 if sol.lower_bound is None else sol.lower_bound
             nodes[i], status[i], seconds[i], moves[i] = sol.nodes, sol.status, sol.seconds, sol.moves
