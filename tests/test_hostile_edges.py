@@ -63,7 +63,9 @@ def test_cli_reach_on_empty_one_row_npy(tmp_path, capsys):  # defect 16, CLI
     assert code in (0, 2) and "Traceback" not in captured.err
     if code == 2:
         assert one_line_error(captured.err)
-    assert cli_main(["check", str(tmp_path / "e.npy")]) == 0
+    # no boards: refused with one line, as a text file without boards is (no silent empty answer)
+    assert cli_main(["check", str(tmp_path / "e.npy")]) == 2
+    assert one_line_error(capsys.readouterr().err)
     tried("edges", 2)
 
 
