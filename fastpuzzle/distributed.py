@@ -13,6 +13,7 @@ Install with ``pip install -e ".[dask]"``.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -82,20 +83,29 @@ def as_dask_boards(boards, *, chunks=None) -> "da.Array":
     """
     chunks = options.positive(chunks, "chunks", none=True)
     if not isinstance(boards, da.Array):
-        boards = np.asarray(boards) if not hasattr(boards, "shape") else boards
+        if not hasattr(boards, "shape"):  # a list: small, so checked here as the local functions check it
+            batch, single = as_boards(boards)
+            if single:
+                raise ShapeError(batch.shape[1:], "boards must be a batch (B, m, n), got one board (m, n)")
+            boards = batch
         if getattr(boards, "ndim", None) == 3:
             m, n = boards.shape[1:]
+            _check_board_shape(m, n)  # before the default chunk size divides by the cells
             boards = da.from_array(boards, chunks=(chunks or default_chunks(m, n), m, n))
     if boards.ndim != 3:
         raise ShapeError(boards.shape, f"boards must be a batch (B, m, n), got an array with {boards.ndim} dimension(s)")
     m, n = boards.shape[1:]
-    if m == 0 or n == 0 or m * n < 2:
-        raise ShapeError((m, n), f"boards have shape {m}x{n}; a board needs sides >= 1 and at least 2 cells")
+    _check_board_shape(m, n)
     if boards.dtype == np.bool_ or boards.dtype.kind not in "iuf":
         raise OptionTypeError("boards", boards.dtype, "must hold integers (0 = blank)")
     if chunks is not None or len(boards.chunks[1]) > 1 or len(boards.chunks[2]) > 1:
         boards = boards.rechunk({0: chunks or boards.chunks[0], 1: -1, 2: -1})
     return boards
+
+
+def _check_board_shape(m, n):
+    if m == 0 or n == 0 or m * n < 2:
+        raise ShapeError((m, n), f"boards have shape {m}x{n}; a board needs sides >= 1 and at least 2 cells")
 
 
 def _offset(block_info) -> int:
@@ -241,8 +251,14 @@ def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None, me
     per_chunk = max(bsize, (per_chunk // bsize) * bsize)
     sizes = _chunk_sizes(count, per_chunk)
     dtype = board_dtype(m * n)
+    # a task holds its chunk (and the generator a copy): refused here, not in a worker
+    check_allocation(2 * max(sizes) * m * n * dtype.itemsize, f"a chunk of {max(sizes):,} {m}x{n} boards")
     meta = np.empty((0, m, n), dtype)
     if distance is not None:
+        from .distances import sample
+
+        # one board drawn here: a distance with no board is refused now, as the local function refuses it
+        sample.random_at_distance(m, n, 1, key, goal_flat.reshape(m, n), lo, hi, metric=metric)
         return da.map_blocks(_distance_chunk, goal_flat.reshape(m, n), m, n, key, lo, hi, metric,
                              chunks=(sizes, (m,), (n,)), dtype=dtype, meta=meta)  # fmt: skip
     return da.map_blocks(_random_chunk, goal_flat, m, n, key, solvable, chunks=(sizes, (m,), (n,)), dtype=dtype,
@@ -302,15 +318,58 @@ def to_zarr(boards, path, *, chunks=None, overwrite: bool = False):
 
     Every chunk is validated as every writer validates (``as_boards``: a bad
     board raises :class:`~fastpuzzle.errors.BoardError` with its index in the
-    whole batch, a non-integer value a ``TypeError``).
+    whole batch, a non-integer value a ``TypeError``).  The store is written
+    beside ``path`` and renamed into place once every chunk is written, so a
+    refused board (or a signal) leaves what was there as it was; an existing
+    store is replaced only with ``overwrite=True``, and a path that is not a
+    zarr store is never replaced.
     """
     overwrite = options.flag(overwrite, "overwrite")
     x = as_dask_boards(boards, chunks=chunks)
     dtype = board_dtype(x.shape[1] * x.shape[2])
     x = x.map_blocks(_validated_chunk, dtype, dtype=dtype, meta=np.empty((0,) + x.shape[1:], dtype))
-    # absolute: the workers of a cluster need not share this process's working directory
-    da.to_zarr(x, os.path.abspath(os.fspath(path)), overwrite=overwrite)
+    # absolute, links followed: the workers of a cluster need not share this process's working directory
+    target = os.path.realpath(os.path.abspath(os.fspath(path)))
+    if os.path.lexists(target):
+        if not (os.path.isdir(target) and _is_zarr_store(target)):
+            raise BoardFileError(os.fspath(path), "exists and is not a zarr store: it is not replaced")
+        if not overwrite:
+            raise OptionError("overwrite", overwrite, f"must be True to replace the zarr store {os.fspath(path)}")
+    parent, base = os.path.split(target)
+    if not os.path.isdir(parent):
+        raise BoardFileError(os.fspath(path), f"has no directory {parent} (it is not created)")
+    temp = os.path.join(parent, f".{base}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    try:
+        da.to_zarr(x, temp)
+        if os.path.lexists(target):
+            old = temp + ".old"
+            os.rename(target, old)
+            os.rename(temp, target)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.rename(temp, target)
+    except BaseException:
+        _remove_tree(temp)
+        raise
     return path
+
+
+def _remove_tree(path, settle: float = 0.05, tries: int = 100):
+    """Remove a failed store's parts: the chunks a refused board did not stop may still be written
+    by the scheduler's other threads for a moment, so the removal is repeated until it holds."""
+    import time
+
+    gone = 0
+    for _ in range(tries):
+        shutil.rmtree(path, ignore_errors=True)
+        gone = gone + 1 if not os.path.lexists(path) else 0
+        if gone >= 3:
+            return
+        time.sleep(settle)
+
+
+def _is_zarr_store(directory) -> bool:
+    return any(os.path.exists(os.path.join(directory, f)) for f in (".zarray", ".zgroup", "zarr.json"))
 
 
 #: Largest zarr chunk :func:`from_zarr` reads (bytes): every task reads its chunk whole.
@@ -320,27 +379,43 @@ MAX_ZARR_CHUNK_BYTES = 1 << 30
 def from_zarr(path) -> "da.Array":
     """A dask array of boards from a zarr store written by :func:`to_zarr`.
 
-    The store's header sizes every chunk a task reads whole (missing chunks are
-    its fill value, so a tiny store can claim any size): chunks of more than
-    :data:`MAX_ZARR_CHUNK_BYTES`, or more than the memory holds one a thread,
-    are refused before anything is read."""
+    The store's header sizes the graph and every chunk a task reads whole
+    (missing chunks are its fill value, so a store of a few bytes can claim
+    any size): chunks of more than :data:`MAX_ZARR_CHUNK_BYTES` or more than
+    the memory holds one a core, and graphs too large to describe, are
+    refused before the graph is built."""
+    import zarr
+
     name = os.fspath(path)
-    x = da.from_zarr(os.path.abspath(name))
-    if x.ndim == 3 and x.size:
-        rows = max(x.chunks[0])
-        per_chunk = int(np.prod(x.chunksize, dtype=object)) * x.dtype.itemsize
-        what = f"{name}: chunks of {rows:,} boards of {x.shape[1]}x{x.shape[2]} ({x.dtype})"
+    unreadable = tuple(t for t in (ValueError, KeyError, OSError, TypeError, getattr(zarr.errors, "BaseZarrError", None))
+                       if isinstance(t, type))  # fmt: skip
+    try:
+        store = zarr.open_array(os.path.abspath(name), mode="r")
+    except unreadable as error:
+        raise BoardFileError(name, f"is not a readable zarr array ({type(error).__name__}: {error})") from None
+    shape, chunks = tuple(int(v) for v in store.shape), tuple(int(v) for v in store.chunks)
+    if len(shape) == 3 and all(shape):
+        per_chunk = int(np.prod(chunks, dtype=object)) * np.dtype(store.dtype).itemsize
         if per_chunk > MAX_ZARR_CHUNK_BYTES:
-            raise BoardFileError(name, f"has chunks of {per_chunk:,} bytes ({rows:,} boards), more than the "
+            raise BoardFileError(name, f"has chunks of {per_chunk:,} bytes ({chunks[0]:,} boards), more than the "
                                        f"{MAX_ZARR_CHUNK_BYTES:,} a task reads; rechunk the store")  # fmt: skip
-        check_allocation(per_chunk * ((os.cpu_count() or 1) + 1), what + ", one a thread")
-    return as_dask_boards(x)
+        what = f"{name}: chunks of {chunks[0]:,} boards of {shape[1]}x{shape[2]} ({store.dtype})"
+        check_allocation(per_chunk * ((os.cpu_count() or 1) + 1), what + ", one a core")
+        n_chunks = int(np.prod([-(-a // c) for a, c in zip(shape, chunks)], dtype=object))
+        check_allocation(n_chunks * TASK_BYTES, f"a graph of {n_chunks:,} chunks of {name}")
+    return as_dask_boards(da.from_zarr(store))
 
 
-def _solve_chunk(boards, goal, settings):
+def _solve_chunk(boards, goal, settings, start=0):
+    from .errors import UnreachableError
     from .search.solve import solve_many as _solve_many
 
-    result = _solve_many(boards, goal=goal, **settings)
+    try:
+        result = _solve_many(boards, goal=goal, **settings)
+    except BoardError as error:  # the index in the whole batch, not in the chunk
+        raise error.renumbered(start) from None
+    except UnreachableError as error:
+        raise UnreachableError(None if error.index is None else error.index + start) from None
     return (result.lengths, result.nodes, result.status, result.seconds, result.moves, result.method, result.heuristic,
             result.lower_bounds)
 
@@ -407,14 +482,15 @@ def _submit_solves(client, boards, goal, settings, chunk_boards):
         x = as_dask_boards(boards, chunks=chunk_boards)
         target = as_goal(goal, *x.shape[1:])
         futures = [client.compute(x.blocks[i]) for i in range(len(x.chunks[0]))]
-        return [client.submit(_solve_chunk, f, target, settings) for f in futures]
+        starts = np.concatenate([[0], np.cumsum(x.chunks[0])[:-1]]).astype(np.int64).tolist()
+        return [client.submit(_solve_chunk, f, target, settings, start) for f, start in zip(futures, starts)]
     from .search.solution import require_reachable
 
     batch, _ = as_boards(boards)
     target = as_goal(goal, *batch.shape[1:])
     require_reachable(batch, target)
     scattered = client.scatter(target, broadcast=True)
-    return [client.submit(_solve_chunk, batch[lo:lo + chunk_boards], scattered, settings, pure=False)
+    return [client.submit(_solve_chunk, batch[lo:lo + chunk_boards], scattered, settings, lo, pure=False)
             for lo in range(0, batch.shape[0], chunk_boards)]  # fmt: skip
 
 
@@ -439,6 +515,8 @@ def iter_blocks(x, *, scheduler=None, window: int = 4):
     (``"tcp://host:port"``), or a local scheduler name (``"threads"``...).
     """
     window = options.positive(window, "window")
+    if not isinstance(x, da.Array) or x.ndim < 1:
+        raise OptionTypeError("x", type(x).__name__, "must be a dask array with a batch axis (as_dask_boards wraps a NumPy batch)")
     client, own = _client_for(scheduler, "scheduler")
     return _iter_blocks(x, scheduler, window, client, own)
 

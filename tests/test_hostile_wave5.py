@@ -194,10 +194,12 @@ def test_empty_inputs_get_no_silent_empty_answer(tmp_path, capsys):
         assert main(argv) == 2
         assert "no boards" in capsys.readouterr().err
     assert not out.exists()
+    # the judge format is a count of cases: none is an answer of no lines (the judge's own start-up
+    # is timed that way), not an error
     judge = tmp_path / "j.txt"
     judge.write_text("  \n")
-    assert main(["reach", "--judge", str(judge)]) == 2
-    assert "no judge case" in capsys.readouterr().err
+    assert main(["reach", "--judge", str(judge)]) == 0
+    assert capsys.readouterr().out == ""
 
 
 def test_a_bad_npy_version_is_said_once(tmp_path, capsys):

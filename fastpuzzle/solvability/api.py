@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from . import inversion_kernels as _inv
+from .. import options
 from .._jit import use_threads
 from ..boards import as_boards, as_goal, board_dtype, cell_colours, goal_board
 from ..errors import OptionError, ShapeError
@@ -77,6 +78,7 @@ def inversions(boards, *, method: str = "auto", check: bool = True):
     >>> inversions([[[1, 2], [3, 0]], [[3, 2], [1, 0]]], method="merge")
     array([0, 3])
     """
+    check = options.flag(check, "check")
     if method != "auto" and method not in _METHODS:
         raise OptionError("method", method, "is an unknown method; choose 'auto', 'merge', 'fenwick', 'radix' or 'bitmask'")
     batch, single = as_boards(boards, check=check)
@@ -231,6 +233,7 @@ def invariant(boards, *, method: str = "auto", check: bool = True):
     >>> invariant([[1, 2, 3], [4, 5, 0]]), invariant([[2, 1, 3], [4, 5, 0]])
     (0, 1)
     """
+    check = options.flag(check, "check")
     if method != "auto" and method not in _PARITY_METHODS:
         raise OptionError(
             "method", method,
@@ -287,6 +290,7 @@ def is_solvable(boards, *, goal=None, check: bool = True):
     >>> is_solvable([[12, 1, 10, 2], [7, 11, 4, 14], [5, 0, 9, 15], [8, 13, 6, 3]])
     True
     """
+    check = options.flag(check, "check")
     fast = _checked_invariants(boards, check, "boards")
     if fast is not None:
         invariants, batch, single = fast
@@ -321,6 +325,7 @@ def reachable(a, b, *, check: bool = True):
     >>> reachable([[1, 2, 0]], [[2, 0, 1]])
     False
     """
+    check = options.flag(check, "check")
     fast_a = _checked_invariants(a, check, "a")
     batch_a, single_a = fast_a[1:] if fast_a is not None else as_boards(a, check=check, label="a")
     fast_b = _checked_invariants(b, check, "b")

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import threading
+import warnings
 from pathlib import Path
 
 import numpy as np
 
-from ...boards import as_goal
+from ... import options
+from ...boards import as_goal, goal_board
 from ...cachefile import CorruptCacheError, open_array, regular_file, usable_directory
 from ...errors import OptionError, OptionTypeError, ShapeError, StaleDatabaseError
 from ...options import cache_dir
@@ -84,19 +87,24 @@ def build(name: str, *, progress: bool = True, force: bool = False, directory=No
     ((3, 3), [4, 4])
     """
     key = resolve_name(name)
+    progress, force = options.flag(progress, "progress"), options.flag(force, "force")
     target = cache_path(key, directory)
     with _build_lock(target):
         if not force:
             try:
                 return load(key, directory=directory)
-            except (FileNotFoundError, StaleDatabaseError):
+            except FileNotFoundError:
                 pass
+            except StaleDatabaseError as error:  # never used, and the rebuild is said
+                warnings.warn(f"{error}; it is rebuilt", RuntimeWarning, stacklevel=2)
         problem = usable_directory(target)
         if problem is not None:  # checked before minutes of work, not after
             raise OSError(f"cannot cache pattern database {key!r}: {problem}; set FASTPUZZLE_CACHE to a writable "
                           "directory")
         for stale in (target / "tables.npy", target / "meta.json"):
-            if stale.exists() and not stale.is_file():  # a FIFO would block the save
+            if stale.is_dir() and not stale.is_symlink():  # a directory in a cached file's place
+                shutil.rmtree(stale)
+            elif (stale.exists() or stale.is_symlink()) and not stale.is_file():  # a FIFO would block the save
                 stale.unlink()
         spec = DATABASES[key]
         from .build import build_partition  # the builder loads only when a table is built
@@ -169,6 +177,10 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
     offsets = np.asarray(meta["offsets"], np.int64)
     goal = as_goal(np.asarray(meta["goal"], np.int64).reshape(m, n), m, n)
     reflect = bool(meta["reflect"])
+    # named databases are built for the default goal: any other goal in the description is an edit
+    # (the CRC covers the tables, not the description), and the search would trust it
+    if not np.array_equal(goal, goal_board(m, n)):
+        raise StaleDatabaseError(path, f"describes another goal than the default one it is built for; {rebuild}")
     if offsets.tolist() != np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist() or (
         reflect and not reflection_applies(goal, partition)
     ):
@@ -220,8 +232,9 @@ def choose_database(shape, database):
             return load(key)
         except FileNotFoundError:
             continue
-        except StaleDatabaseError:
-            if auto:  # an older format of a quick database: rebuild it
+        except StaleDatabaseError as error:
+            if auto:  # an older format or a damaged file of a quick database: rebuild it, and say so
+                warnings.warn(f"{error}; it is rebuilt", RuntimeWarning, stacklevel=3)
                 return build(key, progress=False, force=True)
             raise
     for key, auto in prefs:
@@ -238,7 +251,9 @@ def _load_or_build(key: str, auto: bool) -> PatternDatabase:
     """``load(key)``; a quick (``auto``) database that is missing or stale is built."""
     try:
         return load(key)
-    except (FileNotFoundError, StaleDatabaseError):
+    except (FileNotFoundError, StaleDatabaseError) as error:
         if not auto:
             raise
+        if isinstance(error, StaleDatabaseError):  # a damaged or older file is never used, and never silently
+            warnings.warn(f"{error}; it is rebuilt", RuntimeWarning, stacklevel=3)
     return build(key, progress=False, force=True)
