@@ -32,6 +32,9 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors as one line (``fastpuzzle generate: error: ...``), exit 2;
     ``--help`` shows the full usage."""
 
+    #: The error of the last failed print of ``--help``/``--version`` text (set by any parser).
+    lost_output = None
+
     def error(self, message):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
 
@@ -47,7 +50,7 @@ class _Parser(argparse.ArgumentParser):
                 file.flush()
         except (OSError, ValueError) as error:
             if file is sys.stdout:
-                self._lost_output = error
+                _Parser.lost_output = error
 
 
 def build_parser():
@@ -94,12 +97,6 @@ def main(argv=None) -> int:
     return _main(argv, own_process)
 
 
-def _all_parsers(parser):
-    """``parser`` and its subcommands' parsers."""
-    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    return [parser, *(p for a in subs for p in a.choices.values())]
-
-
 def _say(command, message):
     prog = f"fastpuzzle {command}" if command else "fastpuzzle"
     try:
@@ -110,11 +107,12 @@ def _say(command, message):
 
 def _main(argv, own_process=False) -> int:
     parser = build_parser()
+    _Parser.lost_output = None
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # a usage error (one line already printed) or --help/--version
         if stop.code in (0, None):
-            return _printed_text_status(_all_parsers(parser))
+            return _printed_text_status()
         return stop.code if isinstance(stop.code, int) else EXIT_BAD_INPUT
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
@@ -161,9 +159,9 @@ def _main(argv, own_process=False) -> int:
 _STDOUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EIO", "EFBIG", "EDQUOT") if hasattr(errno, name))
 
 
-def _printed_text_status(parsers) -> int:
+def _printed_text_status() -> int:
     """0 once the text of ``--help`` or ``--version`` reached standard output, else one line and 2."""
-    lost = next((p._lost_output for p in parsers if getattr(p, "_lost_output", None) is not None), None)
+    lost = _Parser.lost_output
     if lost is None:
         try:
             sys.stdout.flush()

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import sys
 
-from .common import CLIError, load_board_arg, one_board, output_arg, progress_bar, refuse_overwrite, shape_arg
+from .common import CLIError, load_board_arg, one_board, output_arg, progress_bar, refuse_overwrite, shape_arg, want_progress
 
 __all__ = ["add_parser", "run"]
 
@@ -65,8 +66,8 @@ def run(args) -> int:
         picture = animate(board, moves, goal=goal, scheme=args.scheme, notation=args.notation)
         if args.out.lower().endswith(".gif"):
             # rasterising takes a fraction of a second a frame: a bar on a terminal for long animations
-            bar = progress_bar(picture.length + 1, "frames", sys.stderr is not None and sys.stderr.isatty()
-                               and picture.length >= GIF_BAR_FRAMES, unit=" frames")  # fmt: skip
+            long_work = math.inf if picture.length >= GIF_BAR_FRAMES else 0
+            bar = progress_bar(picture.length + 1, "frames", want_progress(args, long_work), unit=" frames")
             try:
                 picture.save_gif(args.out, progress=bar)
             finally:

@@ -14,10 +14,9 @@ Examples (shell)::
 from __future__ import annotations
 
 import math
-import sys
 
 from . import solve
-from .common import CLIError
+from .common import CLIError, want_progress
 
 __all__ = ["add_parser", "run"]
 
@@ -62,9 +61,8 @@ def _build(args) -> int:
             return None
 
     before, t0 = stamp(), time.perf_counter()
-    # a bar on a terminal (or asked for): a log file gets no carriage returns
-    show = not args.no_progress and (args.progress or (sys.stderr is not None and sys.stderr.isatty()))
-    db = pdb.build(args.name, progress=show, force=args.force)
+    # long work: a bar on a terminal (or asked for), a log file gets no carriage returns
+    db = pdb.build(args.name, progress=want_progress(args, math.inf), force=args.force)
     took = time.perf_counter() - t0
     patterns = " / ".join(" ".join(map(str, p)) for p in db.partition)
     # a database found cached says so, instead of quoting the old build time as this run's

@@ -20,7 +20,7 @@ from ..boards import as_boards, as_goal
 from ..errors import MoveError, OptionError, OptionTypeError, ShapeError
 from ..moves import apply_codes
 from .colours import text_colour, tile_colours, tile_values
-from .svg import NUMBERS_MAX_SIDE, Picture, board_svg, check_scheme, svg_document
+from .svg import NUMBERS_MAX_SIDE, Picture, board_svg, check_scale, check_scheme, svg_document
 
 __all__ = ["Animation", "animate", "MAX_ANIMATED_MOVES"]
 
@@ -91,8 +91,7 @@ class Animation(Picture):
         from ..atomic import AtomicOutput
         from ..memory import check_allocation
 
-        if isinstance(scale, bool) or not isinstance(scale, _numbers.Real) or not (0 < scale <= 16):
-            raise OptionError("scale", scale, "must be a number in (0, 16]")
+        scale = check_scale(scale)
         pixels = int(math.ceil(self.width * scale) + 1) * int(math.ceil(self.height * scale) + 1)
         # each frame held as a palette image, one rasterised RGBA frame and the GIF's own copy besides
         check_allocation((self.length + 1) * pixels * 2 + 8 * pixels, f"a GIF of {self.length + 1:,} frames of "

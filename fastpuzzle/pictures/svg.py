@@ -62,13 +62,25 @@ class Picture:
 
     def png(self, *, scale: float = 1.0) -> bytes:
         """The picture rasterised to PNG bytes (needs ``cairosvg``: ``pip install cairosvg``)."""
-        if isinstance(scale, bool) or not isinstance(scale, _numbers.Real) or not (0 < scale <= 16):
-            raise OptionError("scale", scale, "must be a number in (0, 16]")
+        check_scale(scale)
         try:
             import cairosvg
         except ImportError:  # pragma: no cover - depends on the installation
             raise ImportError("Picture.png needs cairosvg (pip install cairosvg); .svg needs nothing") from None
         return cairosvg.svg2png(bytestring=self.svg.encode(), scale=float(scale))
+
+
+def check_scale(scale) -> float:
+    """A rasterising scale: a number in (0, 16].
+
+    Examples
+    --------
+    >>> check_scale(2)
+    2.0
+    """
+    if isinstance(scale, bool) or not isinstance(scale, _numbers.Real) or not (0 < scale <= 16):
+        raise OptionError("scale", scale, "must be a number in (0, 16]")
+    return float(scale)
 
 
 def check_scheme(scheme, *, large: bool = False) -> str:

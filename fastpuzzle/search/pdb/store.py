@@ -96,7 +96,7 @@ def build(name: str, *, progress: bool = True, force: bool = False, directory=No
             except FileNotFoundError:
                 pass
             except StaleDatabaseError as error:  # never used, and the rebuild is said
-                warnings.warn(f"{error}; it is rebuilt", RuntimeWarning, stacklevel=2)
+                _warn_rebuilt(error)
         problem = usable_directory(target)
         if problem is not None:  # checked before minutes of work, not after
             raise OSError(f"cannot cache pattern database {key!r}: {problem}; set FASTPUZZLE_CACHE to a writable "
@@ -112,6 +112,11 @@ def build(name: str, *, progress: bool = True, force: bool = False, directory=No
         db = build_partition(spec["shape"], spec["partition"], name=key, progress=progress)
         db.save(target)
     return load(key, directory=directory)
+
+
+def _warn_rebuilt(error) -> None:
+    """Say that a stale or damaged database is rebuilt (it is never used)."""
+    warnings.warn(f"{error}; it is rebuilt", RuntimeWarning, stacklevel=3)
 
 
 _BUILD_LOCKS: dict = {}
@@ -234,7 +239,7 @@ def choose_database(shape, database):
             continue
         except StaleDatabaseError as error:
             if auto:  # an older format or a damaged file of a quick database: rebuild it, and say so
-                warnings.warn(f"{error}; it is rebuilt", RuntimeWarning, stacklevel=3)
+                _warn_rebuilt(error)
                 return build(key, progress=False, force=True)
             raise
     for key, auto in prefs:
@@ -255,5 +260,5 @@ def _load_or_build(key: str, auto: bool) -> PatternDatabase:
         if not auto:
             raise
         if isinstance(error, StaleDatabaseError):  # a damaged or older file is never used, and never silently
-            warnings.warn(f"{error}; it is rebuilt", RuntimeWarning, stacklevel=3)
+            _warn_rebuilt(error)
     return build(key, progress=False, force=True)
