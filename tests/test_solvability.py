@@ -549,3 +549,20 @@ def test_tree_checked_kernel_flags_non_permutations(rng):
     assert not inv_kernels.invariant_tree_checked(cells, colour, words, offsets)[1]
     cells[10] = 60000
     assert not inv_kernels.invariant_tree_checked(cells, colour, words, offsets)[1]
+
+
+@pytest.mark.parametrize("m,n", [(2, 2), (3, 3), (4, 4), (3, 5), (5, 5), (4, 8)])
+def test_lane_values_past_the_shift_width_are_refused(rng, m, n):
+    # a value v + 32 shifts like v: where v is the board's missing value the
+    # seen-mask comes out full, so only the out-of-range test can refuse it
+    count = lane_kernels.LANE_BLOCK + 5
+    boards = random_boards(rng, m, n, count).astype(np.uint8)
+    for bad, wrap in ((3, 32), (count - 2, 224)):
+        flat = boards[bad].reshape(-1)
+        cell = int(np.flatnonzero(flat == m * n - 1)[0])
+        flat[cell] = m * n - 1 + wrap
+        with pytest.raises(fp.boards.BoardError) as caught:
+            fp.is_solvable(boards)
+        assert caught.value.index == 3
+        with pytest.raises(fp.boards.BoardError):
+            fp.is_solvable(boards[bad:])

@@ -26,6 +26,16 @@ below 64 and the rest), the word chosen by masks, not branches.  Shift
 counts are masked to the lane width, so a board that is not a permutation
 (``check=False``) gives some answer, never a read or write outside its
 arrays.
+
+Boards of at most 32 cells (:func:`lane_range32`) are transposed a word of
+four cells at a time, not a byte: a quarter of the loads and stores, and
+the 15-puzzle's four words a board are read with a constant stride, which
+the compiler turns into vector loads.  Each lane then takes its four cells
+out of the word by shifts; the blank's colour is a zero byte among the
+cells of colour 1 (found by the carry trick of ``haszero``), and values of
+32 or more, which the masked shifts would wrap, show as bits 5..7 of the
+OR of every word (the speed against a plain read of the same array:
+``docs/solvability.md``).
 """
 
 from __future__ import annotations
@@ -35,8 +45,8 @@ from .._jit import jit, jit_inner, split_threads
 from ..errors import OptionError
 from .inversion_kernels import parity64
 
-__all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_words", "lane_range", "lane_range32", "lane_range64", "lane_range128",
-           "lane_invariants"]
+__all__ = ["LANE_BLOCK", "MAX_LANE_CELLS", "lane_constants", "lane_words", "word_colours", "lane_range", "lane_range32",
+           "lane_range64", "lane_range128", "lane_invariants"]
 
 #: Boards per block: the transposed block (cells x boards bytes) and the
 #: three state arrays stay in L1.
@@ -84,21 +94,6 @@ def lane_words(flat: np.ndarray) -> np.ndarray:
     if flat.shape[1] % 8 == 0 and flat.shape[0] > 0:
         return flat.view(np.uint64)
     return np.empty((0, 0), np.uint64)
-
-
-@jit(inline="always")  # the hot loops: inlined (a linked call measured 3-4 % slower)
-def _lane_cells32(cells_t, seen, acc, width):
-    """The cell loop for boards of at most 32 cells (32-bit lanes)."""
-    one, zero = np.uint32(1), np.uint32(0)
-    for k in range(width):
-        seen[k] = zero
-        acc[k] = zero
-    for j in range(cells_t.shape[0]):
-        row = cells_t[j]
-        for k in range(width):
-            v = np.uint32(row[k]) & np.uint32(31)
-            acc[k] ^= seen[k] >> v
-            seen[k] |= one << v
 
 
 @jit(inline="always")  # the hot loops: inlined (a linked call measured 3-4 % slower)
@@ -280,28 +275,123 @@ def _first_out_of_range(flat, lo, width, last, first_bad):
 # run); each is the whole block loop, so no kernel re-optimises another.
 
 
+@jit_inner
+def _words_to_lanes(flat, words32, lo, width, cw, tail):
+    """Transpose boards ``lo..lo+width-1`` word by word: row ``q`` of ``cw``
+    (uint32) becomes word ``q`` (cells 4q..4q+3) of every board, and the cells
+    past the last whole word go to the rows of ``tail`` (bytes).  Words are
+    read from ``words32`` (``flat`` as uint32, flattened) when N is a
+    multiple of 4, else built from four byte loads the compiler merges."""
+    n_cells = flat.shape[1]
+    n_words = n_cells >> 2
+    if words32.shape[0] > 0 and n_words == 4:  # the 15-puzzle: a constant stride, so the loads vectorise
+        w0, w1, w2, w3 = cw[0], cw[1], cw[2], cw[3]
+        for k in range(width):
+            i = 4 * (lo + k)
+            w0[k], w1[k], w2[k], w3[k] = words32[i], words32[i + 1], words32[i + 2], words32[i + 3]
+    elif words32.shape[0] > 0:
+        for q in range(n_words):
+            row = cw[q]
+            for k in range(width):
+                row[k] = words32[n_words * (lo + k) + q]
+    else:
+        for q in range(n_words):
+            row = cw[q]
+            j = 4 * q
+            for k in range(width):
+                b = flat[lo + k]
+                row[k] = (np.uint32(b[j]) | (np.uint32(b[j + 1]) << np.uint32(8))
+                          | (np.uint32(b[j + 2]) << np.uint32(16)) | (np.uint32(b[j + 3]) << np.uint32(24)))
+    for t in range(n_cells - 4 * n_words):
+        row8 = tail[t]
+        for k in range(width):
+            row8[k] = flat[lo + k, 4 * n_words + t]
+
+
+@jit(inline="always")  # the hot loops: inlined (a linked call measured 3-4 % slower)
+def _lane_words32(cw, tail, word_colour, tail_colour, seen, acc, blank_odd, width):
+    """The cell loop for boards of at most 32 cells, a word (four cells) at a
+    time in 32-bit lanes; ``blank_odd[k]`` becomes non-zero iff board ``k``'s
+    blank sits on a cell of colour 1; returns the OR of every word (a value
+    of 32 or more sets one of its bits 5..7).  Every result is cast back to
+    uint32: Numba would widen it, and the lanes with it, to 64 bits."""
+    one, low5 = np.uint32(1), np.uint32(31)
+    ones, highs = np.uint32(0x01010101), np.uint32(0x80808080)
+    high = np.uint32(0)
+    for k in range(width):
+        seen[k] = 0
+        acc[k] = 0
+        blank_odd[k] = 0
+    for q in range(cw.shape[0]):
+        row = cw[q]
+        other = word_colour[q]  # 0xFF in the bytes of cells of colour 0
+        for k in range(width):
+            w = row[k]
+            s = seen[k]
+            a = acc[k]
+            for i in range(4):
+                v = np.uint32(np.uint32(w >> np.uint32(8 * i)) & low5)
+                a = np.uint32(a ^ np.uint32(s >> v))
+                s = np.uint32(s | np.uint32(one << v))
+            seen[k] = s
+            acc[k] = a
+            # a zero byte among the cells of colour 1 (the others set to 0xFF): the blank is there
+            x = np.uint32(w | other)
+            blank_odd[k] |= np.uint32(np.uint32(np.uint32(x - ones) & np.uint32(~x)) & highs)
+            high = np.uint32(high | w)
+    for t in range(tail.shape[0]):
+        row8 = tail[t]
+        odd = tail_colour[t]
+        for k in range(width):
+            v = np.uint32(row8[k])
+            s = seen[k]
+            acc[k] = np.uint32(acc[k] ^ np.uint32(s >> np.uint32(v & low5)))
+            seen[k] = np.uint32(s | np.uint32(one << np.uint32(v & low5)))
+            blank_odd[k] |= np.uint32(np.uint32(v == 0) & odd)
+            high = np.uint32(high | v)
+    return high
+
+
 @jit
-def lane_range32(flat, words, colour, consts, out, lo, hi):
+def lane_range32(flat, words32, word_colour, tail_colour, consts, out, lo, hi):
     """Invariant of boards ``lo..hi-1`` of ``flat`` (B, N <= 32, uint8) into
     ``out`` (uint8), block by block with one set of scratch buffers; returns
     the first of them that is not a permutation, or -1.
 
-    ``words`` is ``flat`` viewed as uint64 when N is a multiple of 8 (the
-    transpose then moves words), else an empty (0, 0) uint64 array (see
-    :func:`lane_words`); ``colour`` is the checkerboard colour of every cell
-    (uint8, N); ``consts`` comes from :func:`lane_constants` (uint32 here).
+    ``words32`` is ``flat`` viewed as uint32 and flattened when N is a
+    multiple of 4, else an empty uint32 array; ``word_colour`` and
+    ``tail_colour`` come from :func:`word_colours`; ``consts`` from
+    :func:`lane_constants` (uint32 here).
     """
-    cells_w = np.empty((flat.shape[1], LANE_BLOCK // 8), np.uint64)
-    seen = np.empty(LANE_BLOCK, consts.dtype)
-    acc = np.empty(LANE_BLOCK, consts.dtype)
-    low = np.empty(LANE_BLOCK, flat.dtype)
+    n_cells = flat.shape[1]
+    n_words = n_cells >> 2
+    cw = np.empty((n_words, LANE_BLOCK), np.uint32)
+    tail = np.empty((n_cells - 4 * n_words, LANE_BLOCK), np.uint8)
+    seen = np.empty(LANE_BLOCK, np.uint32)
+    acc = np.empty(LANE_BLOCK, np.uint32)
+    blank_odd = np.empty(LANE_BLOCK, np.uint32)
+    full, last = consts[2], consts[3]
     first_bad = -1
     for start in range(lo, hi, LANE_BLOCK):
         width = min(start + LANE_BLOCK, hi) - start
-        _transpose_block(flat, words, start, width, cells_w)
-        cells_t = cells_w.view(np.uint8)  # (N, LANE_BLOCK): cell j of every board in one row
-        _lane_cells32(cells_t, seen, acc, width)
-        bad = _lane_out(flat, start, width, _lane_bytes(cells_t, colour, low, width), seen, acc, low, consts, out)
+        _words_to_lanes(flat, words32, start, width, cw, tail)
+        high = _lane_words32(cw, tail, word_colour, tail_colour, seen, acc, blank_odd, width)
+        for k in range(width):  # no branch: the loop vectorises
+            a = acc[k]
+            for shift in (16, 8, 4, 2, 1):  # the popcount parity, in 32 bits
+                a = np.uint32(a ^ np.uint32(a >> np.uint32(shift)))
+            out[start + k] = np.uint8(np.uint32(a & np.uint32(1)) ^ np.uint32(blank_odd[k] != 0))
+        missing = np.uint32(0)
+        for k in range(width):
+            missing |= np.uint32(seen[k] ^ full)
+        bad = -1
+        if missing != 0:  # some board lacks a value: find the first
+            for k in range(width):
+                if seen[k] != full:
+                    bad = start + k
+                    break
+        if high & np.uint32(0xE0E0E0E0):  # a value of 32 or more: it wraps round the shifts, find its board
+            bad = _first_out_of_range(flat, start, width, last, bad)
         if first_bad < 0:
             first_bad = bad
     return first_bad
@@ -362,12 +452,34 @@ def lane_range128(flat, words, colour, consts, out, lo, hi):
     return first_bad
 
 
+def word_colours(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The cell colours (:func:`~fastpuzzle.boards.cell_colours`) as
+    :func:`lane_range32` takes them: per whole word of four cells a uint32
+    with 0xFF in the bytes of the cells of colour 0, and the colours of the
+    cells past the last whole word (uint32).
+
+    Examples
+    --------
+    >>> words, tail = word_colours(np.array([0, 1, 0, 1, 1], np.uint8))
+    >>> [hex(w) for w in words], tail.tolist()
+    (['0xff00ff'], [1])
+    """
+    n_words = colour.size // 4
+    quads = (colour[: 4 * n_words].reshape(n_words, 4) == 0).astype(np.uint32) * np.uint32(0xFF)
+    words = (quads << np.array([0, 8, 16, 24], np.uint32)).sum(axis=1, dtype=np.uint32)
+    return words.astype(np.uint32), colour[4 * n_words:].astype(np.uint32)
+
+
 def lane_range(flat, words, colour, consts, out, lo, hi):
     """The invariant of boards ``lo..hi-1`` of ``flat`` into ``out`` by the
     kernel of their lane width (:func:`lane_range32`, :func:`lane_range64`,
-    :func:`lane_range128`); returns the first that is not a permutation, or -1."""
+    :func:`lane_range128`); returns the first that is not a permutation, or -1.
+    ``words`` is :func:`lane_words` of ``flat``; ``colour`` the cells' colours."""
     n_cells = flat.shape[1]
-    kernel = lane_range32 if n_cells <= 32 else lane_range64 if n_cells <= 64 else lane_range128
+    if n_cells <= 32:
+        words32 = flat.reshape(-1).view(np.uint32) if n_cells % 4 == 0 and flat.shape[0] > 0 else np.empty(0, np.uint32)
+        return lane_range32(flat, words32, *word_colours(colour), consts, out, lo, hi)
+    kernel = lane_range64 if n_cells <= 64 else lane_range128
     return kernel(flat, words, colour, consts, out, lo, hi)
 
 
@@ -384,9 +496,14 @@ def lane_invariants(flat, words, colour, consts, out, *, threads=False):
     (-1, [1, 0])
     """
     n_boards, n_cells = flat.shape
-    kernel = lane_range32 if n_cells <= 32 else lane_range64 if n_cells <= 64 else lane_range128
+    if n_cells <= 32:  # the word lanes' arguments, made once for every thread
+        words32 = flat.reshape(-1).view(np.uint32) if n_cells % 4 == 0 and n_boards > 0 else np.empty(0, np.uint32)
+        args = (words32, *word_colours(colour))
+        kernel = lane_range32
+    else:
+        args = (words, colour)
+        kernel = lane_range64 if n_cells <= 64 else lane_range128
     if not threads:
-        return int(kernel(flat, words, colour, consts, out, 0, n_boards))
-    firsts = split_threads(lambda lo, hi: kernel(flat, words, colour, consts, out, lo, hi), n_boards,
-                           align=LANE_BLOCK)
+        return int(kernel(flat, *args, consts, out, 0, n_boards))
+    firsts = split_threads(lambda lo, hi: kernel(flat, *args, consts, out, lo, hi), n_boards, align=LANE_BLOCK)
     return next((int(f) for f in firsts if f >= 0), -1)
