@@ -28,14 +28,10 @@ counts are masked to the lane width, so a board that is not a permutation
 arrays.
 
 Boards of at most 32 cells (:func:`lane_range32`) are transposed a word of
-four cells at a time, not a byte: a quarter of the loads and stores, and
-the 15-puzzle's four words a board are read with a constant stride, which
-the compiler turns into vector loads.  Each lane then takes its four cells
-out of the word by shifts; the blank's colour is a zero byte among the
-cells of colour 1 (found by the carry trick of ``haszero``), and values of
-32 or more, which the masked shifts would wrap, show as bits 5..7 of the
-OR of every word (the speed against a plain read of the same array:
-``docs/solvability.md``).
+four cells at a time, a quarter of the loads and stores of a byte transpose;
+each lane takes its cells out of the word by shifts, and finds the blank's
+colour and any value the masked shifts would wrap in the same pass
+(``docs/solvability.md``).
 """
 
 from __future__ import annotations
@@ -242,18 +238,24 @@ def _lane_out(flat, lo, width, block_top, seen, acc, low, consts, out):
     full, last = consts[2], consts[3]
     for k in range(width):  # no branch: the loop vectorises
         out[lo + k] = parity64(np.uint64(acc[k])) ^ np.uint8(low[k] == 0)
-    missing = seen[0] ^ seen[0]
-    for k in range(width):
-        missing |= seen[k] ^ full
-    first_bad = -1
-    if missing != 0:  # some board lacks a value: find the first
-        for k in range(width):
-            if seen[k] != full:
-                first_bad = lo + k
-                break
+    first_bad = _first_incomplete(seen, full, lo, width)
     if block_top > last:  # some value is out of range: find its board
         first_bad = _first_out_of_range(flat, lo, width, last, first_bad)
     return first_bad
+
+
+@jit_inner
+def _first_incomplete(seen, full, lo, width):
+    """The first board ``lo + k`` of a block whose seen-mask is not ``full``,
+    or -1 (one OR over the block first: a bad board is rare)."""
+    missing = seen[0] ^ seen[0]
+    for k in range(width):
+        missing |= seen[k] ^ full
+    if missing != 0:
+        for k in range(width):
+            if seen[k] != full:
+                return lo + k
+    return -1
 
 
 @jit_inner
@@ -381,15 +383,7 @@ def lane_range32(flat, words32, word_colour, tail_colour, consts, out, lo, hi):
             for shift in (16, 8, 4, 2, 1):  # the popcount parity, in 32 bits
                 a = np.uint32(a ^ np.uint32(a >> np.uint32(shift)))
             out[start + k] = np.uint8(np.uint32(a & np.uint32(1)) ^ np.uint32(blank_odd[k] != 0))
-        missing = np.uint32(0)
-        for k in range(width):
-            missing |= np.uint32(seen[k] ^ full)
-        bad = -1
-        if missing != 0:  # some board lacks a value: find the first
-            for k in range(width):
-                if seen[k] != full:
-                    bad = start + k
-                    break
+        bad = _first_incomplete(seen, full, start, width)
         if high & np.uint32(0xE0E0E0E0):  # a value of 32 or more: it wraps round the shifts, find its board
             bad = _first_out_of_range(flat, start, width, last, bad)
         if first_bad < 0:
