@@ -464,17 +464,22 @@ def word_colours(colour: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return words.astype(np.uint32), colour[4 * n_words:].astype(np.uint32)
 
 
+def _kernel_and_args(flat, words, colour):
+    """The lane kernel for ``flat``'s width, and its arguments between ``flat`` and ``consts``."""
+    n_boards, n_cells = flat.shape
+    if n_cells <= 32:
+        words32 = flat.reshape(-1).view(np.uint32) if n_cells % 4 == 0 and n_boards > 0 else np.empty(0, np.uint32)
+        return lane_range32, (words32, *word_colours(colour))
+    return (lane_range64 if n_cells <= 64 else lane_range128), (words, colour)
+
+
 def lane_range(flat, words, colour, consts, out, lo, hi):
     """The invariant of boards ``lo..hi-1`` of ``flat`` into ``out`` by the
     kernel of their lane width (:func:`lane_range32`, :func:`lane_range64`,
     :func:`lane_range128`); returns the first that is not a permutation, or -1.
     ``words`` is :func:`lane_words` of ``flat``; ``colour`` the cells' colours."""
-    n_cells = flat.shape[1]
-    if n_cells <= 32:
-        words32 = flat.reshape(-1).view(np.uint32) if n_cells % 4 == 0 and flat.shape[0] > 0 else np.empty(0, np.uint32)
-        return lane_range32(flat, words32, *word_colours(colour), consts, out, lo, hi)
-    kernel = lane_range64 if n_cells <= 64 else lane_range128
-    return kernel(flat, words, colour, consts, out, lo, hi)
+    kernel, args = _kernel_and_args(flat, words, colour)
+    return kernel(flat, *args, consts, out, lo, hi)
 
 
 def lane_invariants(flat, words, colour, consts, out, *, threads=False):
@@ -489,14 +494,8 @@ def lane_invariants(flat, words, colour, consts, out, *, threads=False):
     >>> lane_invariants(flat, lane_words(flat), np.array([0, 1, 1, 0], np.uint8), lane_constants(4), out), out.tolist()
     (-1, [1, 0])
     """
-    n_boards, n_cells = flat.shape
-    if n_cells <= 32:  # the word lanes' arguments, made once for every thread
-        words32 = flat.reshape(-1).view(np.uint32) if n_cells % 4 == 0 and n_boards > 0 else np.empty(0, np.uint32)
-        args = (words32, *word_colours(colour))
-        kernel = lane_range32
-    else:
-        args = (words, colour)
-        kernel = lane_range64 if n_cells <= 64 else lane_range128
+    n_boards = flat.shape[0]
+    kernel, args = _kernel_and_args(flat, words, colour)  # made once for every thread
     if not threads:
         return int(kernel(flat, *args, consts, out, 0, n_boards))
     firsts = split_threads(lambda lo, hi: kernel(flat, *args, consts, out, lo, hi), n_boards, align=LANE_BLOCK)
