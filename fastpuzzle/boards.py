@@ -19,6 +19,7 @@ import numpy as np
 
 from ._jit import jit, jit_inner
 from .errors import BoardError, OptionError, OptionTypeError, ShapeError
+from .memory import check_allocation
 from .options import whole
 
 __all__ = [
@@ -196,7 +197,9 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
             raise OptionTypeError(label, arr.dtype, "must hold integers (0 = blank), not Python objects that are not integers")
         try:
             arr = arr.astype(np.int64)
-        except (ValueError, TypeError, OverflowError):
+        except OverflowError:
+            raise BoardError(label, None, "holds an integer past 64 bits: no board has a tile that large") from None
+        except (ValueError, TypeError):
             raise OptionTypeError(label, arr.dtype, "must hold integers (0 = blank), not Python objects that are not integers") from None
     if arr.ndim not in (2, 3):
         raise ShapeError(
@@ -213,9 +216,12 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
     arr = _to_integer_array(arr, label)
     n_cells = m * n
     batch = arr.reshape(1, m, n) if single else arr
+    dtype = board_dtype(n_cells)
+    copy_bytes = batch.shape[0] * n_cells * np.dtype(dtype).itemsize
+    if copy_bytes > 1 << 26 and not (batch.flags.c_contiguous and batch.dtype == dtype):  # a broadcast view holds none
+        check_allocation(copy_bytes, f"{label}: a contiguous copy of the boards")
     if batch.shape[0] and (check or arr.dtype.kind == "f" or arr.dtype.itemsize > 8):
         _check_range(batch, n_cells, single, label)
-    dtype = board_dtype(n_cells)
     batch = np.ascontiguousarray(batch, dtype=dtype)
     if check and batch.shape[0]:
         flat = batch.reshape(batch.shape[0], n_cells)

@@ -242,7 +242,7 @@ def test_nodes_of_the_searches_finishing_a_beam_are_charged(monkeypatch):
     from fastpuzzle.search import beam
 
     seen = _count_weighted_nodes(monkeypatch)
-    def stalled(cells, m, n, goal, width, deadline=0.0, finish=None, patience=None):
+    def stalled(cells, m, n, goal, width, deadline=0.0, finish=None, patience=None, max_nodes=0, stats=None):
         return finish(cells.copy())
 
     monkeypatch.setattr(beam, "beam_search", stalled)

@@ -367,7 +367,7 @@ def test_generate_chunks_needs_a_count():
         lambda: scramble(100_000, 100_000, 0, count=0),
         lambda: generate_chunks(100_000, 100_000, 0),
         lambda: random_solvable(4, 4, count=1 << 50),
-        lambda: scramble(3, 3, 1 << 40, count=1 << 10, return_moves="codes"),
+        lambda: scramble(3, 3, 1 << 29, count=1 << 20, return_moves="codes"),
     ],
 )
 def test_huge_requests_are_refused_with_the_bytes_before_allocating(call, monkeypatch):

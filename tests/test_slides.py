@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
+from fastpuzzle.search.solve import FOLDED_NOTE
 from fastpuzzle.notation import count_moves
 from fastpuzzle.search import ida
 from fastpuzzle.search.pdb import slides
@@ -145,8 +146,11 @@ def test_a_budgeted_solve_does_not_build_the_tables_and_says_so(tmp_path, monkey
     goal = _goal(3, 5, 0)  # a shape and goal no other test builds
     assert not slides.slide_tables_built(goal)
     board = fp.random_solvable(3, 5, seed=2, goal=goal)
-    s = fp.solve(board, goal=goal, metric="mtm", max_nodes=50_000)
+    s = fp.solve(board, goal=goal, metric="mtm", max_nodes=50_000, method="ida")
     assert s.status == "budget" and s.note == slides.SLIDES_NOT_BUILT and s.lower_bound >= 1
+    s = fp.solve(board, goal=goal, metric="mtm", max_nodes=50_000)  # "auto": the folded fallback
+    assert s.status == "bounded" and s.verify(board, goal=goal) and s.lower_bound >= 1
+    assert s.note.startswith(slides.SLIDES_NOT_BUILT) and s.note.endswith(FOLDED_NOTE)
     assert not (tmp_path / "slides").exists() and not slides.slide_tables_built(goal)
 
 

@@ -85,6 +85,10 @@ def _check_options(args):
                 ("--dask", args.dask), ("--scheduler", args.scheduler is not None)]
     if args.scramble is not None and args.permutations:
         raise CLIError("--scramble and --permutations exclude each other")
+    from ..generate.api import MAX_WALK
+
+    if args.scramble is not None and args.scramble > MAX_WALK:
+        raise CLIError(f"--scramble must be at most {MAX_WALK:,} moves a walk, got {args.scramble:,}")
     if args.distance is not None:
         for option, given in excluded:
             if given:

@@ -4,8 +4,10 @@ Boards of at most :data:`~fastpuzzle.distances.table.MAX_TABLE_CELLS` cells
 are looked up in the distance table (built on first use; the 12-cell tables
 take about a minute once, then load from the cache).  Larger boards are
 solved optimally by IDA*: with pattern databases on 4x4 and 5x5 when the
-goal's blank is in a corner (``solve_many(heuristic="pdb")``), else with the
-linear-conflict heuristic, under the usual per-board budgets.
+goal's blank is in a corner (``solve_many(heuristic="pdb")``) and the
+database is built or quick to build (the 5x5 one takes minutes: ``fastpuzzle
+pdb build 6-6-6-6``), else with the linear-conflict heuristic, under the
+usual per-board budgets.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from .. import options
 from ..boards import as_boards, as_goal
 from ..errors import DistanceBudgetError, ShapeError
 from ..search.pdb.slides import SLIDE_MAX_CELLS
+from ..search.pdb import choose_database
 from ..search.solve import solve_many
 from ..notation import check_metric
 from .table import MAX_TABLE_CELLS, distance_table
@@ -91,9 +94,19 @@ def distance(boards, *, goal=None, max_nodes=None, time_limit=None, stopped="rai
         return distance_table(m, n, goal=target).lookup(batch[0] if single else batch)
     r, c = divmod(int(np.flatnonzero(target.ravel() == 0)[0]), n)
     corner = r in (0, m - 1) and c in (0, n - 1)  # the named databases' goals, up to symmetry
-    heuristic = "pdb" if (m, n) in PDB_SHAPES and corner else "linear_conflict"
+    heuristic = "pdb" if (m, n) in PDB_SHAPES and corner and _database_ready(m, n) else "linear_conflict"
     result = solve_many(batch, goal=target, heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit, method="ida")
     return _solved(result, single, stopped)
+
+
+def _database_ready(m, n) -> bool:
+    """Whether the shape's pattern database is built or quick to build (built here if so); one
+    that takes minutes (5x5) is never built unasked: the search then uses linear conflicts."""
+    try:
+        choose_database((m, n), None)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _solved(result, single, stopped):

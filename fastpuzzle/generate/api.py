@@ -279,6 +279,19 @@ def _check_return_moves(return_moves):
     raise OptionTypeError("return_moves", return_moves, "must be False, True or 'codes'")
 
 
+#: The longest walk :func:`scramble` takes: about half a minute a board on one core.
+MAX_WALK = 10**9
+
+
+def _walk_length(moves, name: str) -> int:
+    """A walk's length: an integer from 0 to :data:`MAX_WALK`."""
+    walk_length = options.count(moves, name)
+    if walk_length > MAX_WALK:
+        raise OptionError(name, moves, f"must be at most {MAX_WALK:,} moves a walk "
+                          "(random_solvable draws uniform boards at once)")
+    return walk_length
+
+
 def scramble(m, n, moves, *, count=None, seed=None, goal=None, return_moves=False):
     """Random walks of ``moves`` blank moves from ``goal``.
 
@@ -315,7 +328,7 @@ def scramble(m, n, moves, *, count=None, seed=None, goal=None, return_moves=Fals
     Raises
     ------
     TypeError, ValueError
-        As for :func:`random_solvable`; also for ``moves`` (an integer >= 0)
+        As for :func:`random_solvable`; also for ``moves`` (an integer from 0 to :data:`MAX_WALK`)
         and ``return_moves``, and when the walks asked for would not fit in
         memory.
 
@@ -329,7 +342,7 @@ def scramble(m, n, moves, *, count=None, seed=None, goal=None, return_moves=Fals
     True
     """
     count = check_count(count)
-    walk_length = options.count(moves, "moves")
+    walk_length = _walk_length(moves, "moves")
     return_moves = _check_return_moves(return_moves)
     B = 1 if count is None else count
     m, n, goal_flat = prepare_shape_goal(m, n, goal, B)
@@ -371,7 +384,7 @@ def generate_chunks(m, n, count, *, seed=None, goal=None, scramble_moves=None, c
     True
     """
     count = options.count(count)
-    walk_length = options.count(scramble_moves, "scramble_moves", none=True)
+    walk_length = None if scramble_moves is None else _walk_length(scramble_moves, "scramble_moves")
     chunk_boards = options.positive(chunk_boards, "chunk_boards", none=True)
     options.choice(kind, "kind", ("solvable", "permutations"))
     m, n, goal_flat = prepare_shape_goal(m, n, goal, 1)  # one chunk at a time is held

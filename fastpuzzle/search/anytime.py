@@ -134,13 +134,14 @@ def _beams(cells, engine, goal, budget, best, fallback):
     (:mod:`fastpuzzle.search.beam`), and the nodes of the searches that finished stalled beams
     (charged to ``budget``).
 
-    The beam itself has no node count: with a node budget only, one beam of 1,000 boards runs.
+    With a node budget, the beams' children count against it as the searches' nodes do.
     """
     from .beam import beam_search
 
     m, n = engine.m, engine.n
-    end = budget.share(BEAM_SHARE)[1]
+    beam_nodes, end = budget.share(BEAM_SHARE)
     info = np.zeros(4, np.int64)
+    generated = np.zeros(1, np.int64)
     spent = [0]
 
     def finish(board):  # where a beam stalls: a short weighted IDA* from its best board, else the fallback's moves
@@ -155,14 +156,19 @@ def _beams(cells, engine, goal, budget, best, fallback):
     width = 1000
     while True:
         start = clock()
-        codes = beam_search(cells, m, n, goal, width, deadline=end, finish=finish)
+        codes = beam_search(cells, m, n, goal, width, deadline=end, finish=finish, max_nodes=beam_nodes,
+                            stats=generated)
+        budget.charge(int(generated[0]))
+        spent[0] += int(generated[0])
+        beam_nodes -= int(generated[0]) if beam_nodes else 0  # 0: no node budget
         if codes is not None:
             codes = cut_loops(cells, m, n, codes)
             if best is None or len(codes) < len(best):
                 best = codes
         # the next beam costs about twice this one: start it only if it can end in time, and within
         # BEAM_BYTES (a layer's parents take 5 bytes a board; solutions here run to about 4mn moves)
-        if not end or codes is None or clock() + 2 * (clock() - start) > end or 2 * width * 20 * m * n > BEAM_BYTES:
+        if codes is None or budget.spent() or beam_nodes < 0 or (not end and not beam_nodes) \
+                or (end and clock() + 2 * (clock() - start) > end) or 2 * width * 20 * m * n > BEAM_BYTES:
             return best, spent[0]
         width *= 2
 

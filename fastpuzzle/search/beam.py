@@ -146,7 +146,7 @@ def _layer(boards, h, blank, prev, hashes, m, n, goal_row, goal_col, use_lc, zob
 
 def beam_search(cells: np.ndarray, m: int, n: int, goal: np.ndarray, width: int, *, deadline: float = 0.0,
                 max_depth: int | None = None, seed: int = 0, heuristic: str = "linear_conflict",
-                finish=None, patience: int | None = None):  # fmt: skip
+                finish=None, patience: int | None = None, max_nodes: int = 0, stats=None):  # fmt: skip
     """Moves from the flat board ``cells`` to the flat ``goal`` by a beam of ``width`` boards, or None.
 
     None when the :func:`fastpuzzle.search.clock.clock` ``deadline`` (0 = none)
@@ -160,6 +160,8 @@ def beam_search(cells: np.ndarray, m: int, n: int, goal: np.ndarray, width: int,
     far, and ``finish(board) -> codes or None`` is given, the answer is the
     beam's path to that best board followed by ``finish``'s moves from it
     (the caller's search, e.g. weighted IDA*; None from it: None here).
+    ``max_nodes`` (0 = none): None once the layers have generated more
+    children than that; ``stats[0]``, when given, gets the children generated.
 
     Examples
     --------
@@ -192,8 +194,16 @@ def beam_search(cells: np.ndarray, m: int, n: int, goal: np.ndarray, width: int,
            np.empty(width, np.int64), np.empty(width, np.int64)]  # fmt: skip
     patience = patience or 2 * m * n
     best_h, best_at, best_board = int(h[0]), (0, 0), cells.copy()
+    rows, cols = np.divmod(np.arange(m * n), n)
+    legal = (rows > 0).astype(np.int64) + (rows < m - 1) + (cols > 0) + (cols < n - 1)  # moves from each cell
+    generated = 0
     for layer in range(depth_cap):
         if deadline > 0.0 and clock() > deadline:
+            return None
+        generated += int(legal[blank].sum()) - int((prev >= 0).sum())  # every child but each undo
+        if stats is not None:
+            stats[0] = generated
+        if max_nodes and generated > max_nodes:
             return None
         parent, move = np.empty(width, np.int32), np.empty(width, np.uint8)
         count, found = _layer(boards, h, blank, prev, hashes, m, n, goal_row, goal_col, use_lc, zobrist, width,

@@ -324,6 +324,13 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
         (:func:`fastpuzzle.moves.move_automaton`; fewer nodes), ``"undo"``
         only the move that undoes the previous one (the node counts Korf
         published).  Solutions are optimal either way.
+    metric : {"stm", "mtm"}
+        Single-tile moves (default), or multi-tile moves (a row or column
+        segment slid at once counts one move), searched by IDA*.  With
+        ``method="auto"``, a multi-tile search its budget stops answers the
+        constructive solution with its slides folded (status ``"bounded"``,
+        ``lower_bound`` the bound the search proved; method
+        ``"ida+constructive"``).
 
     Returns
     -------
@@ -375,7 +382,24 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     if np.array_equal(cells, target.ravel()):
         return Solution(np.zeros(0, np.uint8), status="optimal", nodes=0, seconds=0.0, method=which, heuristic=label,
                         lower_bound=0, metric=metric)  # fmt: skip
-    return _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric)
+    sol = _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric)
+    if metric == "mtm" and method == "auto" and not sol.solved:
+        sol = folded_fallback(cells, target, m, n, sol)
+    return sol
+
+
+#: The note of :func:`folded_fallback`'s answers.
+FOLDED_NOTE = "the multi-tile search ran out of budget: the constructive solution, its slides folded"
+
+
+def folded_fallback(cells, target, m, n, stopped: Solution) -> Solution:
+    """A multi-tile search its budget stopped: the constructive solver's single-tile moves, each run
+    of slides one way folded into one move, with the bound the search proved (``stopped``'s)."""
+    sol = solve_constructive(cells.reshape(m, n), goal=target)
+    bound = stopped.lower_bound
+    return Solution(sol.codes, status="found" if bound is None else "bounded", nodes=stopped.nodes,
+                    seconds=stopped.seconds + sol.seconds, method="ida+constructive", heuristic=stopped.heuristic,
+                    lower_bound=bound, metric="mtm", note="; ".join(filter(None, (stopped.note, FOLDED_NOTE))))
 
 
 # ------------------------------------------------------------------ many boards
@@ -389,9 +413,11 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
     ----------
     boards : array_like, shape (B, m, n) (or one board (m, n))
         Start boards, ``0`` = blank.
-    goal, heuristic, method, database, prune
+    goal, heuristic, method, database, prune, metric
         As in :func:`solve`; one goal for the whole batch (a pattern
-        database is loaded once for the batch).
+        database is loaded once for the batch).  A multi-tile board its
+        budget stops gets the folded constructive solution, status ``"found"``
+        (the batch search reports no bound).
     max_nodes, time_limit : optional
         Budgets **per board**.
     threads : int, optional
@@ -451,10 +477,22 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
         if bar is not None:
             bar.close()
     at_goal = (flat == target.ravel()).all(axis=1)
+    if metric == "mtm" and method == "auto":
+        _fill_folded(columns, flat, target, m, n, at_goal)
     columns[1][at_goal] = 0  # nodes: no search from the goal itself
     *columns, bounds = columns
     bounds[at_goal] = 0
     return SolveManyResult(*columns, method=which, heuristic=label, lower_bounds=bounds, metric=metric)
+
+
+def _fill_folded(columns, flat, target, m, n, at_goal):
+    """The boards of a multi-tile batch its budget stopped get :func:`folded_fallback`'s answers
+    (status ``"found"``: the batch search reports no bound)."""
+    lengths, _, status, seconds, moves, _ = columns
+    for i in np.flatnonzero((lengths < 0) & ~at_goal):
+        stopped = Solution(np.zeros(0, np.uint8), status="budget", seconds=float(seconds[i]))
+        sol = folded_fallback(flat[i], target, m, n, stopped)
+        lengths[i], status[i], seconds[i], moves[i] = sol.length, sol.status, sol.seconds, sol.moves
 
 
 def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):

@@ -79,8 +79,7 @@ def inversions(boards, *, method: str = "auto", check: bool = True):
     array([0, 3])
     """
     check = options.flag(check, "check")
-    if method != "auto" and method not in _METHODS:
-        raise OptionError("method", method, "is an unknown method; choose 'auto', 'merge', 'fenwick', 'radix' or 'bitmask'")
+    options.choice(method, "method", ("auto", *_METHODS))
     batch, single = as_boards(boards, check=check)
     n_cells = batch.shape[1] * batch.shape[2]
     if method == "bitmask" and n_cells > 64:
@@ -234,11 +233,7 @@ def invariant(boards, *, method: str = "auto", check: bool = True):
     (0, 1)
     """
     check = options.flag(check, "check")
-    if method != "auto" and method not in _PARITY_METHODS:
-        raise OptionError(
-            "method", method,
-            "is an unknown method; choose 'auto', 'lanes', 'bitmask', 'bitmask128', 'words', 'tree' or 'cycles'",
-        )  # fmt: skip
+    options.choice(method, "method", ("auto", *_PARITY_METHODS))
     fast = _checked_invariants(boards, check, "boards") if method == "auto" else None
     if fast is not None:
         out, _, single = fast
