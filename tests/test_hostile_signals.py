@@ -74,7 +74,7 @@ def test_cli_signal_stops_kernel(tmp_path, work, signum):
         (tmp_path / "b66.txt").write_text(" ".join(map(str, board.ravel())) + "\n")
         args = ["solve", str(tmp_path / "b66.txt"), "--method", "ida", "--out", str(out)]
     else:
-        args = ["generate", "--shape", "3x3", "--count", "2", "--scramble", "1000000000000", "--out", str(out)]
+        args = ["generate", "--shape", "3x3", "--count", "50", "--scramble", "1000000000", "--out", str(out)]
     proc = subprocess.Popen([sys.executable, "-m", "fastpuzzle", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=_env(), cwd=tmp_path)  # fmt: skip
     rc, _, err = _stop(proc, signum)
@@ -99,7 +99,7 @@ try:
     elif work == "solve_many":
         fp.solve_many(np.stack([board, board]), method="ida", threads=2)
     else:
-        fp.scramble(3, 3, 10 ** 12)
+        fp.scramble(3, 3, 10 ** 9, count=50)
 except KeyboardInterrupt as error:
     print("interrupted", type(error).__name__, getattr(error, "signum", None))
 """

@@ -160,8 +160,8 @@ def beam_search(cells: np.ndarray, m: int, n: int, goal: np.ndarray, width: int,
     far, and ``finish(board) -> codes or None`` is given, the answer is the
     beam's path to that best board followed by ``finish``'s moves from it
     (the caller's search, e.g. weighted IDA*; None from it: None here).
-    ``max_nodes`` (0 = none): None once the layers have generated more
-    children than that; ``stats[0]``, when given, gets the children generated.
+    ``max_nodes`` (0 = none): None before a layer would take the children
+    generated past it; ``stats[0]``, when given, gets the children generated.
 
     Examples
     --------
@@ -200,11 +200,12 @@ def beam_search(cells: np.ndarray, m: int, n: int, goal: np.ndarray, width: int,
     for layer in range(depth_cap):
         if deadline > 0.0 and clock() > deadline:
             return None
-        generated += int(legal[blank].sum()) - int((prev >= 0).sum())  # every child but each undo
+        children = int(legal[blank].sum()) - int((prev >= 0).sum())  # every move but each undo
+        if max_nodes and generated + children > max_nodes:
+            return None
+        generated += children
         if stats is not None:
             stats[0] = generated
-        if max_nodes and generated > max_nodes:
-            return None
         parent, move = np.empty(width, np.int32), np.empty(width, np.uint8)
         count, found = _layer(boards, h, blank, prev, hashes, m, n, goal_row, goal_col, use_lc, zobrist, width,
                               table, *out, parent, move)  # fmt: skip
