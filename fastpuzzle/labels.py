@@ -41,6 +41,7 @@ from .boards import as_goal, board_dtype, check_shape
 from .errors import OptionError, OptionTypeError, ShapeError
 from .generate import check_count, seed_key
 from .generate.random_kernels import mix64
+from .search.pdb.ranking import prefetch
 
 __all__ = ["labelled_boards", "labelled_chunks", "CHUNK_BOARDS", "MAX_EXACT_CELLS"]
 
@@ -50,10 +51,17 @@ CHUNK_BOARDS = 1 << 20
 MAX_EXACT_CELLS = 16
 
 
+#: Boards the gather asks the memory for ahead of the one it unpacks (their misses overlap).
+_AHEAD = 16
+
+
 @pjit
 def _gather_near(pool, ends, lo, js, n_cells, boards, depths):
     """Board ``i`` is ``pool[js[i]]`` unpacked (4 bits a cell); its depth the layer holding it."""
-    for i in prange(js.shape[0]):
+    count = js.shape[0]
+    for i in prange(count):
+        if i + _AHEAD < count:  # the pool is far larger than the caches: ask for a later board's line now
+            prefetch(pool, js[i + _AHEAD])
         j = js[i]
         d = 0
         while ends[d] <= j:
@@ -158,11 +166,12 @@ def _uniform_table(table, size, rng, boards, labels):
 _POOL: dict = {}
 
 
-def _near(goal, lo, hi, size, rng):
-    """``size`` boards uniform over the layers ``lo .. hi`` near ``goal``, with their depths.
+def _near(goal, lo, hi, size, rng, boards, depths):
+    """``boards`` (``(size, m * n)``) uniform over the layers ``lo .. hi`` near ``goal``, their depths in ``depths``.
 
     The layers are joined once into one pool (kept for the last goal and
-    range asked for), so a draw is one parallel gather and unpacking."""
+    range asked for), so a draw is one parallel gather and unpacking,
+    written straight into the caller's rows."""
     from .distances.near import layers_near_goal
 
     m, n = goal.shape
@@ -176,10 +185,7 @@ def _near(goal, lo, hi, size, rng):
     if pool.shape[0] == 0:
         raise OptionError("distance", lo if lo == hi else (lo, hi), f"names no {m}x{n} board")
     js = rng.integers(0, pool.shape[0], size=size, dtype=np.int64)
-    boards = np.empty((size, m * n), goal.dtype)
-    depths = np.empty(size, np.int64)
     _gather_near(pool, ends, lo, js, m * n, boards, depths)
-    return boards.reshape(size, m, n), depths
 
 
 def _stream(key, j):
@@ -247,16 +253,27 @@ def _draw(m, n, size, goal, span, rng, exact, time_limit, out):
     """One chunk into ``out``: ``size`` boards, their labels and which labels are exact."""
     from .distances.table import MAX_TABLE_CELLS, distance_table
 
+    from .distances.near import LayerLimitError
+
     boards, labels, ok = out
     if span is None and m * n <= MAX_TABLE_CELLS and min(m, n) > 1:
         _uniform_table(distance_table(m, n, goal=goal), size, rng, boards, labels)
         ok[:] = True
         return
+    if span is not None and m * n > MAX_TABLE_CELLS:
+        try:  # near the goal: the layers, drawn straight into the rows (no chunk allocated, nor copied)
+            _near(goal, *span, size, rng, boards.reshape(size, m * n), labels)
+            ok[:] = True
+            return
+        except LayerLimitError:
+            if (m, n) != (4, 4):
+                raise
     boards[:], labels[:], ok[:] = _drawn(m, n, size, goal, span, rng, exact, time_limit)
 
 
 def _drawn(m, n, size, goal, span, rng, exact, time_limit):
-    """One chunk as new arrays (every case but uniform boards of a table's space)."""
+    """One chunk as new arrays: boards of a table's space at a distance, 4x4 boards beyond its layers, and
+    uniform boards beyond a table (the other cases write into their rows: :func:`_draw`)."""
     from .distances.table import MAX_TABLE_CELLS, distance_table
 
     every = np.ones(size, np.bool_)
@@ -268,16 +285,8 @@ def _drawn(m, n, size, goal, span, rng, exact, time_limit):
             ranks = _ranks_in_span(table, span, size, rng, m, n)
         labels = np.asarray(table.depths[ranks], np.int64)
         return table.space.boards(ranks).reshape(size, m, n), labels, every
-    if span is not None:
-        from .distances.near import LayerLimitError
-
+    if span is not None:  # beyond the layers (4x4 only, _draw): boards at the distance, then solved
         lo, hi = span
-        try:
-            boards, labels = _near(goal, lo, hi, size, rng)
-            return boards, labels, every
-        except LayerLimitError:
-            if (m, n) != (4, 4):
-                raise
         from .generate import random_solvable
 
         boards = random_solvable(m, n, count=size, seed=rng, goal=goal, distance=span)

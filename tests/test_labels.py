@@ -62,7 +62,9 @@ def test_chunks_are_one_stream(monkeypatch):
     prefix, dp = fp.labelled_boards(3, 3, 100, seed=7)
     assert (prefix == whole[:100]).all() and (dp == d[:100]).all()
     # the other ways a chunk is drawn write into the answer's rows as well
-    for (m, n), kw in (((3, 3), dict(distance=(3, 6))), ((1, 5), {}), ((2, 2), dict(exact=False))):
+    cases = (((3, 3), dict(distance=(3, 6))), ((1, 5), {}), ((2, 2), dict(exact=False)),
+             ((4, 4), dict(distance=(0, 12))), ((4, 4), dict(distance=(9, 11), exact=False)))  # the layers near the goal
+    for (m, n), kw in cases:
         got = fp.labelled_boards(m, n, 200, seed=3, **kw)
         parts = list(fp.labelled_chunks(m, n, 200, seed=3, **kw))
         assert len(parts) == 4
