@@ -169,6 +169,19 @@ class AtomicOutput:
 
     # -- closing ---------------------------------------------------------------
 
+    def close_file(self):
+        """Flush and close the file now (its write errors raised here, named); the ``with`` block's
+        end then only renames it into place.  Standard output is flushed, not closed."""
+        if self.file is None:
+            return
+        try:
+            if self.path == "-":
+                self.file.flush()
+            elif not self.file.closed:
+                self.file.close()
+        except OSError as error:
+            raise _output_error(error, "<stdout>" if self.path == "-" else self.path) from None
+
     def __exit__(self, exc_type, exc, tb):
         if self.path == "-":
             if exc_type is None:

@@ -83,7 +83,8 @@ def as_dask_boards(boards, *, chunks=None) -> "da.Array":
     """
     chunks = options.positive(chunks, "chunks", none=True)
     if not isinstance(boards, da.Array):
-        if not hasattr(boards, "shape"):  # a list: small, so checked here as the local functions check it
+        if not hasattr(boards, "shape") or getattr(boards, "dtype", None) == object:
+            # a list or Python objects: read and checked here, as the local functions read them
             batch, single = as_boards(boards)
             if single:
                 raise ShapeError(batch.shape[1:], "boards must be a batch (B, m, n), got one board (m, n)")
@@ -179,11 +180,13 @@ def reachable(a, b, *, check: bool = True, chunks=None) -> "da.Array":
             raise ShapeError(b.shape, f"a holds {x.shape[0]} boards of {m}x{n} and b has shape {b.shape}", expected=x.shape)
         y = b.rechunk((x.chunks[0], m, n))
         return da.map_blocks(_reachable_chunk, x, y, check, drop_axis=[1, 2], dtype=bool, meta=np.array((), bool))
-    b = np.asarray(b)
-    if b.ndim == 2:
-        target = as_goal(b, m, n)  # validates one board eagerly
-        return x.map_blocks(_reachable_chunk, target, check, drop_axis=[1, 2], dtype=bool, meta=np.array((), bool))
-    return reachable(x, as_dask_boards(b, chunks=chunks), check=check)
+    batch_b, single_b = as_boards(b, check=check, label="b")  # named and checked as the local function does
+    if batch_b.shape[1:] != (m, n):
+        raise ShapeError(batch_b.shape[1:], f"a and b hold boards of different shapes: {m}x{n} and "
+                         f"{batch_b.shape[1]}x{batch_b.shape[2]}", expected=(m, n))  # fmt: skip
+    if single_b:
+        return x.map_blocks(_reachable_chunk, batch_b[0], check, drop_axis=[1, 2], dtype=bool, meta=np.array((), bool))
+    return reachable(x, as_dask_boards(batch_b, chunks=chunks), check=check)
 
 
 def _random_chunk(goal_flat, m, n, key, solvable, block_info=None):
@@ -448,16 +451,20 @@ def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", m
         As from :func:`fastpuzzle.solve_many`, in the order of ``boards``.
     """
     from .notation import check_metric
-    from .search.solve import SolveManyResult, check_options, check_prune
+    from .search.solve import SolveManyResult, check_options, check_prune, refuse_node_budget
 
     max_nodes, time_limit = check_options(heuristic=heuristic, method=method, max_nodes=max_nodes,
                                           time_limit=time_limit, database=database)  # fmt: skip
+    refuse_node_budget(method, max_nodes)
     check_prune(prune)
     settings = dict(heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit, method=method,
                     threads=options.threads(threads), database=database, prune=prune,
                     metric=check_metric(metric))  # fmt: skip
     progress = options.flag(progress, "progress")
     chunk_boards = options.positive(chunk_boards, "chunk_boards")
+    local = _checked_locally(boards, goal, settings)
+    if local is not None:  # no board to send: the local function's own answer (its labels too)
+        return local
     client, own = _client_for(client, "client", local=False)
     try:
         futures = _submit_solves(client, boards, goal, settings, chunk_boards)
@@ -477,6 +484,23 @@ def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", m
     )
 
 
+def _checked_locally(boards, goal, settings):
+    """Check, before any task, what the local :func:`fastpuzzle.solve_many` checks once it knows the
+    boards' shape (the method for the metric); an empty batch is answered here, by that function."""
+    from .search.solve import method_and_metric, solve_many as local_solve_many
+
+    if isinstance(boards, da.Array):
+        shape = as_dask_boards(boards).shape
+    else:
+        batch, _ = as_boards(boards)
+        if batch.shape[0] == 0:
+            return local_solve_many(batch, goal=goal, **settings)
+        shape = batch.shape
+    method_and_metric(settings["method"], settings["heuristic"], shape[1], shape[2], settings["max_nodes"],
+                       settings["time_limit"], settings["metric"])  # fmt: skip
+    return None
+
+
 def _submit_solves(client, boards, goal, settings, chunk_boards):
     if isinstance(boards, da.Array):
         x = as_dask_boards(boards, chunks=chunk_boards)
@@ -489,7 +513,9 @@ def _submit_solves(client, boards, goal, settings, chunk_boards):
     batch, _ = as_boards(boards)
     target = as_goal(goal, *batch.shape[1:])
     require_reachable(batch, target)
-    scattered = client.scatter(target, broadcast=True)
+    # hash=False: a key of its own; a content key is shared with an earlier call's goal, whose release
+    # (that call refused in a task) would take this call's dependency with it
+    scattered = client.scatter(target, broadcast=True, hash=False)
     return [client.submit(_solve_chunk, batch[lo:lo + chunk_boards], scattered, settings, lo, pure=False)
             for lo in range(0, batch.shape[0], chunk_boards)]  # fmt: skip
 

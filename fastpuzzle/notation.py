@@ -31,8 +31,8 @@ from .errors import OptionError, OptionTypeError
 from .memory import check_allocation
 from .moves import MOVE_BYTES, UNDO, check_codes, move_codes
 
-__all__ = ["NOTATIONS", "METRICS", "encode_moves", "decode_moves", "count_moves", "invert", "simplify", "mirror",
-           "transpose", "check_metric"]  # fmt: skip
+__all__ = ["NOTATIONS", "METRICS", "encode_moves", "decode_moves", "count_moves", "folded_count", "invert", "simplify",
+           "mirror", "transpose", "check_metric"]  # fmt: skip
 
 #: The two ways to write a move.
 NOTATIONS = ("blank", "tile")
@@ -68,17 +68,16 @@ def check_metric(metric) -> str:
     return metric
 
 
-def _unfold(text: str) -> str:
-    """``"R3U"`` -> ``"RRRU"``; spaces between moves allowed."""
-    if not any(ch.isdigit() or ch.isspace() for ch in text):
-        return text
-    out, pos, total = [], 0, 0
+def _tokens(text: str):
+    """``(letter, repeat)`` of each move of a move string (``"R3U"``: ``("R", 3), ("U", 1)``), checked;
+    spaces between moves allowed."""
+    pos = 0
     while pos < len(text):
         match = _TOKEN.match(text, pos)
         if match is None or match.end() == pos:
             bad = pos + len(text[pos:]) - len(text[pos:].lstrip())
             if bad >= len(text):
-                break
+                return
             raise OptionError("move string", text[bad], f"character {bad} is not a move: moves are U, D, L, R, each "
                               "optionally followed by a repeat count (R3)")  # fmt: skip
         letter, count = match.group(1), match.group(2)
@@ -88,11 +87,34 @@ def _unfold(text: str) -> str:
         times = int(count) if count else 1
         if times == 0:
             raise OptionError("move string", f"{letter}0", f"character {match.start(2)} is a repeat count of 0")
+        yield letter, times
+        pos = match.end()
+
+
+def _unfold(text: str) -> str:
+    """``"R3U"`` -> ``"RRRU"``; spaces between moves allowed."""
+    if not any(ch.isdigit() or ch.isspace() for ch in text):
+        return text
+    out, total = [], 0
+    for letter, times in _tokens(text):
         total += times
         check_allocation(total, f"a move string of {total:,} moves")
         out.append(letter * times)
-        pos = match.end()
     return "".join(out)
+
+
+def folded_count(moves):
+    """Moves a move string holds, its repeat counts summed without writing them out (``None`` for codes):
+    what a caller with a limit checks before :func:`encode_moves` unfolds a string.
+
+    Examples
+    --------
+    >>> folded_count("R500000000 U"), folded_count([0, 1])
+    (500000001, None)
+    """
+    if not isinstance(moves, str):
+        return None
+    return sum(times for _, times in _tokens(moves))
 
 
 def encode_moves(moves, *, notation="blank") -> np.ndarray:
@@ -190,6 +212,12 @@ def count_moves(moves, *, metric="stm", notation="blank") -> int:
     (5, 3, 3)
     """
     metric = check_metric(metric)
+    if isinstance(moves, str) and any(ch.isdigit() for ch in moves):  # counted from the repeats: nothing unfolded
+        _check_notation(notation)
+        letters = [(letter.upper(), times) for letter, times in _tokens(moves)]
+        if metric == "stm":
+            return sum(times for _, times in letters)
+        return sum(1 for k, (letter, _) in enumerate(letters) if k == 0 or letter != letters[k - 1][0])
     codes = encode_moves(moves, notation=notation)
     if metric == "stm" or len(codes) == 0:
         return int(len(codes))

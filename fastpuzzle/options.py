@@ -34,7 +34,7 @@ from .errors import OptionError, OptionTypeError
 
 __all__ = [
     "HEURISTICS", "METHODS", "PRUNE_RULES", "MAX_WHOLE", "MAX_NODES", "whole", "positive", "count", "node_budget", "seconds", "threads", "flag",
-    "choice", "seed", "cache_dir",
+    "choice", "seed", "array", "cache_dir",
 ]  # fmt: skip
 
 #: The solvers' names, here so that the command line lists them without loading a kernel.
@@ -232,6 +232,27 @@ def choice(value, name: str, choices):
     if value not in choices:
         raise OptionError(name, value, rule)
     return value
+
+
+def array(value, name: str):
+    """``value`` as a NumPy array (imported here: the rest of this module needs none); a ragged
+    sequence is refused by the option's name, where NumPy's own message names none.
+
+    Examples
+    --------
+    >>> array([0, 1], "moves").tolist()
+    [0, 1]
+    >>> array([[0], [1, 2]], "moves")
+    Traceback (most recent call last):
+    ...
+    fastpuzzle.errors.OptionError: moves must be an array of one shape (rows of one length), got 'a ragged sequence'
+    """
+    import numpy as np
+
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError):  # inhomogeneous shapes, or an element NumPy cannot take
+        raise OptionError(name, "a ragged sequence", "must be an array of one shape (rows of one length)") from None
 
 
 def cache_dir() -> Path:

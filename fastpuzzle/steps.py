@@ -165,7 +165,7 @@ def _random_legal(flat, targets, draws, out):
 
 
 def _flat_batch(boards, check, label="boards"):
-    batch, single = as_boards(boards, check=check, label=label)
+    batch, single = as_boards(boards, check=options.flag(check, "check"), label=label)
     B, m, n = batch.shape
     return batch.reshape(B, m * n), single, m, n
 
@@ -234,7 +234,7 @@ def neighbours(boards, *, check: bool = True):
 
 
 def _check_codes(codes, B):
-    arr = np.asarray(codes)
+    arr = options.array(codes, "moves")
     if arr.size == 0 and arr.dtype.kind == "f" and not isinstance(codes, np.ndarray):
         arr = arr.astype(np.int64)  # an empty list reads as float64: no codes, no wrong type
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
@@ -359,7 +359,7 @@ def inverse_moves(moves):
     >>> inverse_moves(np.array([[0, 1], [2, 2]])).tolist()
     [[2, 3], [1, 1]]
     """
-    arr = None if isinstance(moves, str) else np.asarray(moves)
+    arr = None if isinstance(moves, str) else options.array(moves, "moves")
     if arr is None or arr.ndim != 2:
         return invert(moves)
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:

@@ -63,21 +63,25 @@ def distance_arg(text):
 
 def _check_disk(args, m, n, itemsize, fmt):
     """Refuse, before writing, a file too large for its disk (memory is checked by the generator)."""
-    if args.out == "-" or names_a_descriptor(args.out) or (os.path.exists(args.out) and not os.path.isfile(args.out)):
-        return  # standard output, a pipe or a device: no disk to fill (the writer names a closed one)
     per_cell = itemsize if fmt == "npy" else len(str(m * n - 1)) + 1
-    need = args.count * m * n * per_cell
-    directory = os.path.dirname(os.path.abspath(os.path.realpath(args.out))) or "."
+    per_board = m * n * per_cell + (1 if fmt == "grids" else 0)  # a grid's blank line after it
+    _check_room(args.out, args.count * per_board, f"{args.count:,} {m}x{n} boards")
+
+
+def _check_room(path, need, what):
+    """Refuse ``path`` when the ``need`` bytes of ``what`` would not fit on its disk."""
+    if path == "-" or names_a_descriptor(path) or (os.path.exists(path) and not os.path.isfile(path)):
+        return  # standard output, a pipe or a device: no disk to fill (the writer names a closed one)
+    directory = os.path.dirname(os.path.abspath(os.path.realpath(path))) or "."
     try:
         stats = os.statvfs(directory)
     except OSError:
         return  # the writer names the missing directory
     free = stats.f_bavail * stats.f_frsize
-    if os.path.isfile(args.out):
-        free += os.path.getsize(args.out)
+    if os.path.isfile(path):
+        free += os.path.getsize(path)
     if need > free:
-        raise CLIError(f"{args.out}: {args.count:,} {m}x{n} boards need about {need:,} bytes, "
-                       f"more than the {free:,} bytes free on its disk")
+        raise CLIError(f"{path}: {what} need about {need:,} bytes, more than the {free:,} bytes free on its disk")
 
 
 def _check_options(args):
@@ -162,9 +166,13 @@ def _run_labelled(args, m, n, goal, dtype, fmt, started):
         if given:
             raise CLIError(f"--labels labels uniform boards or boards at a --distance; it excludes {option}")
     target = labels_path(args)
+    if target == "-" or names_a_descriptor(target):
+        raise CLIError(f"--labels {target}: the labels are an .npy file; writing .npy to standard output is not "
+                       "supported (give a file name)")
     if same_file(target, args.out):  # the same name, or one file through a link
         raise CLIError(f"--labels {target}: the labels would overwrite the boards")
     refuse_overwrite("--labels", target, args.goal)
+    _check_room(target, 8 * args.count + 128, f"the labels of {args.count:,} boards")
     try:
         chunks = labelled_chunks(m, n, args.count, distance=args.distance, seed=args.seed, goal=goal)
     except ValueError as error:
@@ -178,6 +186,9 @@ def _run_labelled(args, m, n, goal, dtype, fmt, started):
                 boards_out.write(boards)
                 labels_out.write(labels)
                 bar.update(boards.shape[0])
+            # both files written out before either is put in place: a failure in one replaces neither
+            boards_out.close_file()
+            labels_out.close_file()
     finally:
         bar.close()
     seconds = time.perf_counter() - started

@@ -40,7 +40,9 @@ def reward_values(values, count: int) -> np.ndarray:
     fastpuzzle.errors.OptionTypeError: reward function must return real numbers, got 'str'
     """
     # real numbers only: NumPy would read "1" as 1.0 and drop the imaginary part of 1j
-    raw = np.asarray(values)
+    if isinstance(values, np.ma.MaskedArray) and np.ma.getmaskarray(values).any():  # asarray would read the hidden data
+        raise OptionError("reward", "a masked array with masked entries", "function must return a finite number per board")
+    raw = checks.array(values, "reward")
     if raw.dtype.kind == "O":
         # None reads as NaN below (a function that forgot to return), refused as not finite
         reals = all(v is None or isinstance(v, (int, float, np.integer, np.floating)) for v in raw.ravel().tolist())

@@ -142,8 +142,12 @@ class SlidingPuzzleEnv(gym.Env):
         truncated = not solved and opts.max_steps > 0 and self._steps >= opts.max_steps
         code = opts.reward_code
         if fn is not None:
-            reward = float(reward_values(fn(previous[None], np.array([action]), self._board[None].copy(),
-                                            np.array([solved])), 1)[0])
+            try:
+                reward = float(reward_values(fn(previous[None], np.array([action]), self._board[None].copy(),
+                                                np.array([solved])), 1)[0])
+            except BaseException:  # the board has moved: no step may follow as if this one had been answered
+                self._ready = False
+                raise
         elif self._table is not None:
             new = int(self._table.lookup(self._board))
             reward, self._dist = float(self._dist - new), new
@@ -157,10 +161,14 @@ class SlidingPuzzleEnv(gym.Env):
 
     def action_masks(self):
         """The mask of the legal moves (the name ``sb3-contrib``'s masked PPO looks for)."""
+        if not self._ready:
+            raise ResetNeeded("call reset() before action_masks(): the environment has no board yet")
         return self._masks[self._blank].copy()
 
     def render(self):
         """The board as text (``ansi``: returned; ``human``: printed)."""
+        if not self._ready:
+            raise ResetNeeded("call reset() before render(): the environment has no board yet")
         text = board_text(self._board)
         if self.render_mode == "human":
             print(text)

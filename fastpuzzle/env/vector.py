@@ -9,6 +9,7 @@ from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from .. import options
 from ..errors import MoveError, OptionError
 from .._jit import split_threads
 from ..memory import check_allocation
@@ -104,7 +105,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
     def __init__(self, num_envs, m, n, *, autoreset_mode="NextStep", **options):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise OptionError("num_envs", num_envs, "must be a whole number >= 1")
-        mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else _MODES.get(autoreset_mode)
+        mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else (
+            _MODES.get(autoreset_mode) if isinstance(autoreset_mode, str) else None)  # a list cannot be a key
         if mode is None:
             raise OptionError("autoreset_mode", autoreset_mode, f"must be one of {', '.join(_MODES)}")
         self.autoreset_mode = mode
@@ -113,7 +115,9 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         self._ready = False  # no boards before the first reset
         self.num_envs = B = int(num_envs)
         # every per-board array below (boards twice, goal cells, counters, outputs), before gymnasium's spaces
-        check_allocation(B * opts.m * opts.n * (2 * np.dtype(opts.dtype).itemsize + 8) + B * 64, f"{B:,} environments of {opts.m}x{opts.n} boards")
+        # a random goal a board: the goals kept, their cells, and a draw's keys, order and relabelling (int64, float64)
+        per_cell = 2 * np.dtype(opts.dtype).itemsize + 8 + (48 if opts.curriculum.random_goal else 0)
+        check_allocation(B * opts.m * opts.n * per_cell + B * 64, f"{B:,} environments of {opts.m}x{opts.n} boards")
         self.render_mode = opts.render_mode
         self.single_observation_space, self.single_action_space = opts.spaces()
         self.observation_space = batch_space(self.single_observation_space, B)
@@ -233,13 +237,13 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         return self._boards, self._info(action_mask, illegal)
 
     def _check_mask(self, mask):
-        mask = np.asarray(mask)
+        mask = options.array(mask, "reset_mask")
         if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
             raise OptionError("reset_mask", f"{mask.dtype} {mask.shape}", f"must be a boolean array of shape ({self.num_envs},)")
         return mask
 
     def _check_actions(self, actions):
-        actions = np.asarray(actions)
+        actions = options.array(actions, "actions")
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise OptionError("actions", f"{actions.dtype} {actions.shape}", f"must be {self.num_envs} integer move codes 0..3")
         if not (actions.flags.c_contiguous and actions.flags.writeable and actions.dtype.isnative):
@@ -324,7 +328,11 @@ class SlidingPuzzleVectorEnv(VectorEnv):
             rewards[:] = self._dist - new
             self._dist = new
         if fn is not None:
-            rewards[:] = reward_values(fn(previous, actions, self._boards.copy(), term.copy()), rewards.shape[0])
+            try:
+                rewards[:] = reward_values(fn(previous, actions, self._boards.copy(), term.copy()), rewards.shape[0])
+            except BaseException:  # the boards have moved: no step may follow as if this one had been answered
+                self._ready = False
+                raise
         if skip is not None:
             rewards[skip] = 0.0
         info = self._info(mask, illegal)
@@ -332,7 +340,12 @@ class SlidingPuzzleVectorEnv(VectorEnv):
             ended = self._pending.copy()
             info["final_obs"] = obs.copy() if copy else self._boards.copy()
             info["_final_obs"] = ended
+            # the ended episodes' own info (masks, goals) before their boards are drawn again
+            info["final_info"] = {key: value.copy() for key, value in info.items() if not key.endswith("_obs")}
+            info["_final_info"] = ended
             self._reset_envs(np.flatnonzero(ended), mask)
+            if self._per_env:  # the goals of the new episodes, beside their boards in obs
+                info["goal"] = self._goals.copy()
             self._pending[:] = False
             self._any_pending = False
             if copy:
@@ -344,6 +357,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
 
         The array is new to the caller (one an earlier call returned is used again once nothing
         refers to it: fresh pages cost more than the draw)."""
+        if not self._ready:
+            raise ResetNeeded("call reset() before sample_actions(): the environments have no boards yet")
         (out,) = _reused(self._action_pool, lambda: (np.empty(self.num_envs, np.int64),))
         t = self._tables
         key, counter = self._next_stream()
@@ -363,6 +378,8 @@ class SlidingPuzzleVectorEnv(VectorEnv):
 
     def render(self):
         """The boards as text (``ansi``: returned; ``human``: printed)."""
+        if not self._ready:
+            raise ResetNeeded("call reset() before render(): the environments have no boards yet")
         text = "\n\n".join(board_text(b) for b in self._boards)
         if self.render_mode == "human":
             print(text)

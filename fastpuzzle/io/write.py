@@ -96,6 +96,7 @@ class _Writer:
         self._output = AtomicOutput(path)
         self.path = self._output.path
         self.f = None
+        self._closed = False  # _finish has run (close_file)
 
     def __enter__(self):
         self.f = self._output.__enter__()
@@ -112,10 +113,19 @@ class _Writer:
     def _finish(self):
         pass
 
+    def close_file(self):
+        """Write out what is left and close the file, without putting it in place yet (the ``with``
+        block's end does that): outputs written together are all written before any replaces
+        its target, so an error in one replaces none.  Raises the write's error."""
+        if not self._closed:
+            self._finish()
+            self._closed = True
+        self._output.close_file()
+
     def __exit__(self, exc_type, exc, tb):
         if exc_type is None:
             try:
-                self._finish()
+                self.close_file()
             except BaseException as error:
                 self._output.__exit__(type(error), error, None)
                 raise

@@ -81,6 +81,10 @@ class Board:
         return animate(self.array, moves, goal=self.goal, scheme=self.scheme, **options)
 
 
+#: Most moves :func:`solution_svg` draws as a path (about 20 bytes of SVG a move).
+MAX_PATH_MOVES = 1_000_000
+
+
 def solution_svg(codes, *, start=None, cell: float = 24.0) -> str:
     """SVG of a move sequence: the animation on ``start`` when given, else
     the path the blank travels (a line from a ring to a dot) and the move count.
@@ -92,9 +96,12 @@ def solution_svg(codes, *, start=None, cell: float = 24.0) -> str:
     """
     if start is not None:
         return animate(start, codes).svg
-    from ..moves import COL_STEP, ROW_STEP
+    from ..errors import OptionError
+    from ..moves import COL_STEP, ROW_STEP, check_codes
 
-    codes = np.asarray(codes, np.int64)
+    codes = check_codes(codes).astype(np.int64)
+    if codes.size > MAX_PATH_MOVES:  # a point each: the text grows with the moves
+        raise OptionError("codes", f"{codes.size:,} moves", f"must be at most {MAX_PATH_MOVES:,} moves (a path drawn)")
     rows = np.concatenate([[0], np.cumsum(ROW_STEP[codes])])
     cols = np.concatenate([[0], np.cumsum(COL_STEP[codes])])
     rows, cols = rows - rows.min(), cols - cols.min()

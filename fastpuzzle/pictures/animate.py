@@ -172,7 +172,8 @@ def animate(board, moves, *, goal=None, scheme=None, cell=None, seconds_per_move
     >>> a.length, a.frame(2).svg.count('class="tile"')
     (2, 8)
     """
-    from ..notation import encode_moves
+    from ..notation import encode_moves, folded_count
+    from ..moves import check_codes
 
     batch, single = as_boards(board, label="board")
     if not single:
@@ -181,8 +182,11 @@ def animate(board, moves, *, goal=None, scheme=None, cell=None, seconds_per_move
     m, n = start.shape
     if max(m, n) > NUMBERS_MAX_SIDE:
         raise ShapeError((m, n), f"animate draws boards of at most {NUMBERS_MAX_SIDE} cells a side, got {m}x{n}")
+    total = folded_count(moves)  # a folded string's length, before it is written out
+    if total is not None and total > MAX_ANIMATED_MOVES:
+        raise OptionError("moves", f"{total} moves", f"must be at most {MAX_ANIMATED_MOVES} moves (what animate plays)")
     codes = getattr(moves, "codes", None)
-    codes = encode_moves(moves, notation=notation) if codes is None else codes
+    codes = encode_moves(moves, notation=notation) if codes is None else check_codes(codes)
     if len(codes) > MAX_ANIMATED_MOVES:
         raise OptionError("moves", f"{len(codes)} moves", f"must be at most {MAX_ANIMATED_MOVES} moves (what animate plays)")
     if isinstance(seconds_per_move, bool) or not isinstance(seconds_per_move, _numbers.Real):

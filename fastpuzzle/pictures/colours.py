@@ -23,6 +23,7 @@ import colorsys
 import numpy as np
 
 from ..boards import goal_cells
+from ..errors import BoardError
 from ..manhattan import tile_distances
 
 __all__ = ["SCHEMES", "BLANK_COLOUR", "PLAIN_COLOUR", "tile_values", "tile_colours", "text_colour", "fringes", "hex_colour"]
@@ -88,7 +89,11 @@ def tile_values(board: np.ndarray, goal: np.ndarray, scheme: str):
     ([[0, 1], [2, 1]], 3)
     """
     m, n = goal.shape
-    home = goal_cells(goal)[board.ravel().astype(np.int64)]  # goal cell of the tile in each cell
+    tiles = board.ravel().astype(np.int64)
+    if tiles.size and (tiles.min() < 0 or tiles.max() >= m * n):  # unchecked boards (check=False) too
+        bad = int(tiles[(tiles < 0) | (tiles >= m * n)][0])
+        raise BoardError("board", None, f"holds {bad}, outside 0..{m * n - 1} (the tiles of a {m}x{n} board)")
+    home = goal_cells(goal)[tiles]  # goal cell of the tile in each cell
     row, col = home // n, home % n
     if scheme == "plain":
         return np.zeros((m, n), np.int64), 1

@@ -31,7 +31,8 @@ from .solution import Solution, SolveManyResult, require_reachable
 
 __all__ = [
     "solve", "solve_many", "SolveManyResult",
-    "check_options", "check_prune", "HEURISTICS", "METHODS", "PRUNE", "search_setup",
+    "check_options", "check_prune", "method_and_metric", "refuse_node_budget", "HEURISTICS", "METHODS", "PRUNE",
+    "search_setup",
 ]  # fmt: skip
 
 HEURISTICS, METHODS = options.HEURISTICS, options.METHODS
@@ -180,7 +181,7 @@ def search_setup(m, n, target, heuristic, metric="stm"):
     return _Search(m, n, target, heuristic, None, PRUNE_LENGTH, metric=metric)
 
 
-def _method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric):
+def method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric):
     """The solver for the request; the multi-tile metric is searched by IDA* only."""
     metric = check_metric(metric)
     if metric == "mtm":
@@ -374,7 +375,7 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     m, n = batch.shape[1:]
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=True)
-    which, metric = _method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric)
+    which, metric = method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric)
     search = _make_search(m, n, target, heuristic, database, prune_length, which, method, metric,
                           budget=max_nodes is not None or time_limit is not None)  # fmt: skip
     label = search.label if search is not None else heuristic
@@ -457,7 +458,7 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
     B, m, n = batch.shape
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=single)
-    which, metric = _method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric)
+    which, metric = method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric)
     # budgets are per board: a batch builds the multi-tile databases once, whatever its budget
     search = _make_search(m, n, target, heuristic, database, prune_length, which, method, metric)
     label = search.label if search is not None else heuristic
