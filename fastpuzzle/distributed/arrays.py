@@ -1,20 +1,10 @@
-"""Scale-out on Dask: the same kernels, one chunk of boards per task.
-
-Batches that outgrow one machine live in a ``dask.array`` of shape
-``(B, m, n)`` chunked along the batch axis only.  Each function here checks
-what it can before any task is scheduled (dimensions, dtype, board shape,
-the goal), builds a lazy graph whose tasks call the local functions of
-fastpuzzle on their chunk, and returns a dask array.  A bad board found inside
-a chunk is reported with its index in the whole batch.
-
-Install with ``pip install -e ".[dask]"``.
-"""
+"""The lazy twins on dask arrays: solvability, inversions, reachability, random boards, ``.npy``
+and Zarr stores, and the schedulers (see :mod:`fastpuzzle.distributed`)."""
 
 from __future__ import annotations
 
 import os
 import shutil
-import sys
 
 import numpy as np
 
@@ -24,20 +14,20 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError('fastpuzzle.distributed needs Dask: pip install -e ".[dask]"') from exc
 
-from . import options
-from .boards import BoardError, as_boards, as_goal, board_dtype
-from .errors import BoardFileError, OptionError, OptionTypeError, ShapeError
-from .generate import block_boards, seed_key
-from .generate import fill_random as _fill_random
-from .memory import check_allocation
-from .generate import prepare_shape_goal as _prepare
-from .solvability import inversions as _inversions
-from .solvability import is_solvable as _is_solvable
-from .solvability import reachable as _reachable
+from .. import options
+from ..boards import BoardError, as_boards, as_goal, board_dtype
+from ..errors import BoardFileError, OptionError, OptionTypeError, ShapeError
+from ..generate import block_boards, seed_key
+from ..generate import fill_random as _fill_random
+from ..memory import check_allocation
+from ..generate import prepare_shape_goal as _prepare
+from ..solvability import inversions as _inversions
+from ..solvability import is_solvable as _is_solvable
+from ..solvability import reachable as _reachable
 
 __all__ = [
     "as_dask_boards", "is_solvable", "reachable", "inversions", "random_solvable",
-    "from_npy", "to_zarr", "from_zarr", "MAX_ZARR_CHUNK_BYTES", "compute", "iter_blocks", "solve_many",
+    "from_npy", "to_zarr", "from_zarr", "MAX_ZARR_CHUNK_BYTES", "compute", "iter_blocks", "client_for",
 ]
 
 #: Default boards per chunk: about 64 MiB of 4x4 uint8 boards.
@@ -197,7 +187,7 @@ def _random_chunk(goal_flat, m, n, key, solvable, block_info=None):
 
 
 def _distance_chunk(goal, m, n, key, lo, hi, metric, block_info=None):
-    from .distances.sample import random_at_distance
+    from ..distances.sample import random_at_distance
 
     (start, stop), _, _ = block_info[None]["array-location"]
     # each chunk its own stream, derived from the key and the chunk's first board
@@ -240,12 +230,12 @@ def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None, me
     solvable = options.flag(solvable, "solvable")
     m, n, goal_flat = _prepare(m, n, goal)
     if distance is not None:
-        from .distances.sample import check_distance
+        from ..distances.sample import check_distance
 
         if not solvable:
             raise OptionError("distance", distance, "needs solvable=True")
         lo, hi = check_distance(distance, m, n)
-    from .notation import check_metric
+    from ..notation import check_metric
 
     metric = check_metric(metric)
     key = seed_key(seed)  # drawn once, here, so every task sees the same key
@@ -258,7 +248,7 @@ def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None, me
     check_allocation(2 * max(sizes) * m * n * dtype.itemsize, f"a chunk of {max(sizes):,} {m}x{n} boards")
     meta = np.empty((0, m, n), dtype)
     if distance is not None:
-        from .distances import sample
+        from ..distances import sample
 
         # one board drawn here: a distance with no board is refused now, as the local function refuses it
         sample.random_at_distance(m, n, 1, key, goal_flat.reshape(m, n), lo, hi, metric=metric)
@@ -269,8 +259,8 @@ def random_solvable(m, n, *, count=None, seed=None, goal=None, distance=None, me
 
 
 def _read_header(path):
-    from .io.npy import read_npy_header, regular_file_size
-    from .io.source import open_input
+    from ..io.npy import read_npy_header, regular_file_size
+    from ..io.source import open_input
 
     f, name, _ = open_input(path)  # the package's one reader checks the header against the file
     with f:
@@ -409,129 +399,6 @@ def from_zarr(path) -> "da.Array":
     return as_dask_boards(da.from_zarr(store))
 
 
-def _solve_chunk(boards, goal, settings, start=0):
-    from .errors import UnreachableError
-    from .search.solve import solve_many as _solve_many
-
-    try:
-        result = _solve_many(boards, goal=goal, **settings)
-    except BoardError as error:  # the index in the whole batch, not in the chunk
-        raise error.renumbered(start) from None
-    except UnreachableError as error:
-        raise UnreachableError(None if error.index is None else error.index + start) from None
-    return (result.lengths, result.nodes, result.status, result.seconds, result.moves, result.method, result.heuristic,
-            result.lower_bounds)
-
-
-def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None,
-               method="auto", threads=None, progress=False, database=None, prune="automaton",
-               chunk_boards: int = 64, metric="stm"):  # fmt: skip
-    """:func:`fastpuzzle.solve_many` over a ``distributed`` cluster: one task
-    per chunk of boards, results gathered in order.
-
-    Parameters
-    ----------
-    boards : array_like (B, m, n) or dask array
-        Start boards.  A NumPy batch is validated (and checked solvable) here,
-        before any task is scheduled; a dask array is validated in its tasks.
-    client : distributed.Client or str, optional
-        A client, or a scheduler's address (``"tcp://host:port"``, connected
-        for this call).  Default: the current client (``distributed.get_client()``).
-    goal, heuristic, max_nodes, time_limit, method, threads, database, prune, metric
-        As in :func:`fastpuzzle.solve_many` (all checked here, before any task
-        is scheduled); budgets are per board, ``threads`` per task.
-    progress : bool
-        A progress bar (tqdm) on stderr, advanced as chunks finish.
-    chunk_boards : int
-        Boards per task (>= 1): small enough to balance hard boards across workers.
-
-    Returns
-    -------
-    SolveManyResult
-        As from :func:`fastpuzzle.solve_many`, in the order of ``boards``.
-    """
-    from .notation import check_metric
-    from .search.solve import SolveManyResult, check_options, check_prune, refuse_node_budget
-
-    max_nodes, time_limit = check_options(heuristic=heuristic, method=method, max_nodes=max_nodes,
-                                          time_limit=time_limit, database=database)  # fmt: skip
-    refuse_node_budget(method, max_nodes)
-    check_prune(prune)
-    settings = dict(heuristic=heuristic, max_nodes=max_nodes, time_limit=time_limit, method=method,
-                    threads=options.threads(threads), database=database, prune=prune,
-                    metric=check_metric(metric))  # fmt: skip
-    progress = options.flag(progress, "progress")
-    chunk_boards = options.positive(chunk_boards, "chunk_boards")
-    local = _checked_locally(boards, goal, settings)
-    if local is not None:  # no board to send: the local function's own answer (its labels too)
-        return local
-    client, own = _client_for(client, "client", local=False)
-    try:
-        futures = _submit_solves(client, boards, goal, settings, chunk_boards)
-        parts = _gather(client, futures, progress)
-    finally:
-        if own:
-            client.close()
-    if not parts:
-        empty = np.zeros(0, np.int64)
-        return SolveManyResult(empty, empty.copy(), np.zeros(0, "<U8"), np.zeros(0), [], method, heuristic,
-                               metric=settings["metric"])  # fmt: skip
-    return SolveManyResult(
-        np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-        np.concatenate([p[2] for p in parts]), np.concatenate([p[3] for p in parts]),
-        [mv for p in parts for mv in p[4]], parts[0][5], parts[0][6],  # the method and heuristic run
-        np.concatenate([p[7] for p in parts]), metric=settings["metric"],
-    )
-
-
-def _checked_locally(boards, goal, settings):
-    """Check, before any task, what the local :func:`fastpuzzle.solve_many` checks once it knows the
-    boards' shape (the method for the metric); an empty batch is answered here, by that function."""
-    from .search.solve import method_and_metric, solve_many as local_solve_many
-
-    if isinstance(boards, da.Array):
-        shape = as_dask_boards(boards).shape
-    else:
-        batch, _ = as_boards(boards)
-        if batch.shape[0] == 0:
-            return local_solve_many(batch, goal=goal, **settings)
-        shape = batch.shape
-    method_and_metric(settings["method"], settings["heuristic"], shape[1], shape[2], settings["max_nodes"],
-                       settings["time_limit"], settings["metric"])  # fmt: skip
-    return None
-
-
-def _submit_solves(client, boards, goal, settings, chunk_boards):
-    if isinstance(boards, da.Array):
-        x = as_dask_boards(boards, chunks=chunk_boards)
-        target = as_goal(goal, *x.shape[1:])
-        futures = [client.compute(x.blocks[i]) for i in range(len(x.chunks[0]))]
-        starts = np.concatenate([[0], np.cumsum(x.chunks[0])[:-1]]).astype(np.int64).tolist()
-        return [client.submit(_solve_chunk, f, target, settings, start) for f, start in zip(futures, starts)]
-    from .search.solution import require_reachable
-
-    batch, _ = as_boards(boards)
-    target = as_goal(goal, *batch.shape[1:])
-    require_reachable(batch, target)
-    # hash=False: a key of its own; a content key is shared with an earlier call's goal, whose release
-    # (that call refused in a task) would take this call's dependency with it
-    scattered = client.scatter(target, broadcast=True, hash=False)
-    return [client.submit(_solve_chunk, batch[lo:lo + chunk_boards], scattered, settings, lo, pure=False)
-            for lo in range(0, batch.shape[0], chunk_boards)]  # fmt: skip
-
-
-def _gather(client, futures, progress):
-    if not progress or not futures:
-        return client.gather(futures)
-    from distributed import as_completed
-    from tqdm import tqdm
-
-    with tqdm(total=len(futures), file=sys.stderr, unit="chunk", desc="solving") as bar:
-        for _ in as_completed(futures):
-            bar.update(1)
-    return client.gather(futures)
-
-
 def iter_blocks(x, *, scheduler=None, window: int = 4):
     """Yield ``(start, block)`` of a dask array along axis 0, in order, with
     at most ``window`` blocks in flight (>= 1): the results stream to the caller
@@ -543,7 +410,7 @@ def iter_blocks(x, *, scheduler=None, window: int = 4):
     window = options.positive(window, "window")
     if not isinstance(x, da.Array) or x.ndim < 1:
         raise OptionTypeError("x", type(x).__name__, "must be a dask array with a batch axis (as_dask_boards wraps a NumPy batch)")
-    client, own = _client_for(scheduler, "scheduler")
+    client, own = client_for(scheduler, "scheduler")
     return _iter_blocks(x, scheduler, window, client, own)
 
 
@@ -573,7 +440,7 @@ def _iter_blocks(x, scheduler, window, client, own):
 LOCAL_SCHEDULERS = ("threads", "threading", "processes", "multiprocessing", "sync", "synchronous", "single-threaded")
 
 
-def _client_for(scheduler, name, *, local=True):
+def client_for(scheduler, name, *, local=True):
     """``(client or None, whether it was opened here)`` for the one rule every
     twin follows: a ``distributed.Client``, an address ``"tcp://..."`` (connected
     here), ``None`` (local threads, or the current client when ``local`` is
@@ -610,7 +477,7 @@ def compute(*arrays, scheduler=None):
     """``dask.compute`` on the scheduler ``iter_blocks`` takes: a
     ``distributed.Client``, an address (``"tcp://..."``) or a local name
     (``"threads"``, ``"processes"``, ``"synchronous"``)."""
-    client, own = _client_for(scheduler, "scheduler")
+    client, own = client_for(scheduler, "scheduler")
     if client is None:
         return dask.compute(*arrays, scheduler=scheduler)
     try:
