@@ -196,3 +196,11 @@ def test_a_refused_dask_solve_leaves_the_next_call_whole(dask_client):
         with pytest.raises(fp.OptionError):
             fd.solve_many(boards, client=dask_client, database="8-7")
         assert fd.solve_many(boards, client=dask_client).lengths.tolist() == want
+
+
+def test_pictures_are_bounded_before_any_text_is_written():
+    tried("wave10", 2)
+    with pytest.raises(fp.ShapeError, match="at most 1,000,000"):  # was 4,000,000: about 1 GB of SVG
+        fp.draw(np.zeros((2, 1000, 1000), np.int64), check=False)
+    with pytest.raises(fp.ShapeError, match="with numbers draws at most 250,000"):
+        fp.draw(fp.random_solvable(600, 600, seed=1), numbers=True)

@@ -19,12 +19,14 @@ from ..boards import as_boards, as_goal
 from ..errors import OptionError, OptionTypeError, ShapeError
 from .colours import BLANK_COLOUR, SCHEMES, text_colour, tile_colours, tile_values
 
-__all__ = ["Picture", "draw", "NUMBERS_MAX_SIDE", "MAX_DRAWN_CELLS", "check_scheme", "board_svg", "svg_document"]
+__all__ = ["Picture", "draw", "NUMBERS_MAX_SIDE", "MAX_DRAWN_CELLS", "MAX_NUMBERED_CELLS", "check_scheme", "board_svg", "svg_document"]
 
 #: Boards with a side longer than this are drawn as heat maps (no numbers).
 NUMBERS_MAX_SIDE = 24
-#: Most cells one picture draws (each is an SVG element: about 60 bytes).
-MAX_DRAWN_CELLS = 4_000_000
+#: Most cells one picture draws (each is an SVG element: about 60 bytes, 64 MB in all).
+MAX_DRAWN_CELLS = 1_000_000
+#: Most cells one picture draws with their numbers (a tile and its text: about 300 bytes).
+MAX_NUMBERED_CELLS = 250_000
 _GAP = 0.06  # gap between tiles, as a fraction of the cell
 
 
@@ -209,6 +211,10 @@ def draw(boards, *, scheme=None, goal=None, cell=None, numbers=None, columns=Non
     if not isinstance(check, bool):
         raise OptionTypeError("check", check, "must be True or False")
     show = max(m, n) <= NUMBERS_MAX_SIDE if numbers is None else numbers
+    if show and count * m * n > MAX_NUMBERED_CELLS:
+        raise ShapeError((count, m, n), f"boards hold {count * m * n:,} cells; a picture with numbers draws at most "
+                         f"{MAX_NUMBERED_CELLS:,} (numbers=False draws up to {MAX_DRAWN_CELLS:,})",
+                         expected=MAX_NUMBERED_CELLS)  # fmt: skip
     scheme = check_scheme(scheme, large=not show)
     cell = _check_optional_positive(cell, "cell")
     columns = _check_optional_positive(columns, "columns", _numbers.Integral)
