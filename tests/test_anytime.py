@@ -211,15 +211,15 @@ def test_strong_windows_never_lengthen_and_reach_the_goal():
 
 def _count_weighted_nodes(monkeypatch) -> list:
     """The nodes of every weighted search of the anytime solver, appended as they end."""
-    weighted = anytime._weighted
+    shorter = anytime._shorter  # every weighted search goes through it
     seen = []
 
-    def counting(cells, engine, weight, max_nodes, deadline, info):
-        codes = weighted(cells, engine, weight, max_nodes, deadline, info)
+    def counting(cells, engine, weight, best, max_nodes, deadline, info):
+        found = shorter(cells, engine, weight, best, max_nodes, deadline, info)
         seen.append(int(info[0]))
-        return codes
+        return found
 
-    monkeypatch.setattr(anytime, "_weighted", counting)
+    monkeypatch.setattr(anytime, "_shorter", counting)
     return seen
 
 
@@ -264,3 +264,56 @@ def test_strong_windows_are_searched_backwards_from_a_start_where_the_blank_is_h
     end = trajectory(start, 4, 4, codes)[-1]
     assert np.array_equal(trajectory(start, 4, 4, better)[-1], end)
     assert len(better) == int(fp.distance(end.reshape(4, 4))) == 6
+
+
+@pytest.mark.parametrize("weight", [1.0, 1.5, 3.0])
+def test_cost_cap_finds_only_shorter_and_proves_none_against_bfs(weight):
+    """``max_cost``: a solution found is at most that long; none that short is a proof (BFS optima on 3x3 and 2x4)."""
+    for shape, seed in (((3, 3), 21), ((2, 4), 22)):
+        goal = fp.goal_board(*shape)
+        engine = ida.Heuristic(*shape, goal, "linear_conflict")
+        boards = fp.random_solvable(*shape, count=40, seed=seed)
+        info = np.zeros(4, np.int64)
+        w = np.int64(round(weight * ida.WEIGHT_ONE))
+        for board, optimum in zip(boards, fp.distance(boards)):
+            cells = board.ravel().astype(np.uint8)
+            for cap in (optimum - 2, optimum, optimum + 2):
+                if cap <= 0:
+                    continue
+                path = np.zeros(cap + 1, np.uint8)
+                status = ida.ida_kernel(cells, *shape, *engine.kernel_args(), 0, 0, 0, 0.0, path, info, w, max_cost=cap)
+                if cap < optimum:
+                    assert status == ida.STATUS_EXHAUSTED, (board, cap)
+                else:
+                    assert status == ida.STATUS_FOUND and optimum <= info[1] <= cap
+                    assert (fp.apply_moves(board, fp.decode_moves(path[: info[1]])) == goal).all()
+
+
+def test_shorter_search_improves_on_an_incumbent_or_proves_it():
+    """``_shorter``: given an incumbent, a weighted search returns a strictly shorter solution, or proves none exists."""
+    goal = fp.goal_board(3, 3)
+    engine = ida.Heuristic(3, 3, goal, "linear_conflict")
+    boards = fp.random_solvable(3, 3, count=30, seed=23)
+    info = np.zeros(4, np.int64)
+    for board, optimum in zip(boards, fp.distance(boards)):
+        cells = board.ravel().astype(np.uint8)
+        long = np.asarray(fp.encode_moves(fp.solve(board, method="constructive").moves), np.uint8)
+        codes, proved = anytime._shorter(cells, engine, 2.0, long, 0, 0.0, info)
+        if len(long) == optimum:
+            assert proved and codes is None
+            continue
+        assert not proved and codes is not None and optimum <= len(codes) < len(long)
+        codes, proved = anytime._shorter(cells, engine, 1.0, np.zeros(optimum, np.uint8), 0, 0.0, info)
+        assert proved and codes is None  # nothing shorter than the optimum
+
+
+def test_anytime_proves_optimal_through_a_capped_search():
+    """The incumbent phase's capped searches may prove the incumbent optimal: the status says so, and it is."""
+    boards = fp.random_solvable(3, 3, count=20, seed=24)
+    goal = fp.goal_board(3, 3).ravel()
+    engine = ida.Heuristic(3, 3, goal.reshape(3, 3), "linear_conflict")
+    for board, optimum in zip(boards, fp.distance(boards)):
+        r = anytime.anytime_search(board.ravel().astype(np.uint8), engine, goal=goal, max_nodes=10**6)
+        assert r.lower_bound <= optimum <= len(r.codes)
+        if r.optimal:
+            assert len(r.codes) == optimum

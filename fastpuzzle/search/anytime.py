@@ -6,7 +6,11 @@ IDA* engine (:mod:`fastpuzzle.search.ida`):
 
 1. **incumbent** -- weighted IDA* with decreasing weights (:data:`WEIGHTS`,
    the engine's ``weight``), each try with a slice of the budget; a weight
-   whose try runs out stops the descent.  Above 25 cells, beam searches of
+   whose try runs out stops the descent.  Once there is an incumbent, every
+   weighted search looks only for a shorter one (:func:`_shorter`: the
+   engine's ``max_cost``, the incumbent's length less 2, prunes where no
+   shorter solution can be), and one that exhausts proves the incumbent
+   optimal.  Above 25 cells, beam searches of
    doubling width (:mod:`fastpuzzle.search.beam`, :data:`BEAM_SHARE` of the
    budget) and the constructive solver compete; the constructive solver is
    the fallback everywhere (it always answers);
@@ -53,6 +57,10 @@ ORDERS = ((3, 2, 1, 0), (1, 0, 3, 2), (2, 3, 0, 1))
 #: Largest gap between the incumbent and the proved bound at which a descent pass is tried; a wider
 #: gap is all but never closed within seconds, so the rest of the budget looks for shorter solutions.
 DESCENT_GAP = 4
+#: Share of what is left that each search of the first reordered round takes (six searches).
+REORDER_SHARE = 0.03
+#: Share of what is left that the first windows searched with pattern databases take.
+STRONG_SHARE = 0.2
 #: Widths of the windows searched with pattern databases (those ending where the blank is home).
 STRONG_WIDTHS = (40, 56, 72, 88)
 #: Seconds ``solve(method="auto")`` spends on a board of more than 16 cells when no budget is given.
@@ -116,15 +124,29 @@ class _Budget:
 
 def _weighted(cells, engine, weight, max_nodes, deadline, info):
     """Weighted IDA* with a growing stack; the codes or None."""
+    return _shorter(cells, engine, weight, None, max_nodes, deadline, info)[0]
+
+
+def _shorter(cells, engine, weight, best, max_nodes, deadline, info):
+    """Weighted IDA* for a solution shorter than ``best`` (codes, or None: any): ``(codes or None, proved)``.
+
+    With an incumbent the engine prunes every child whose plain ``g + h`` exceeds ``len(best) - 2``
+    (``max_cost``; solutions share one parity): it looks only where a shorter solution can be, and
+    a search that runs out of nodes to expand proves there is none (``proved``: ``best`` is optimal).
+    """
     m, n = engine.m, engine.n
-    capacity = ida.initial_capacity(m, n)
+    cap = 0 if best is None else len(best) - 2
+    if best is not None and cap < 0:
+        return None, True
+    capacity = ida.initial_capacity(m, n) if best is None else cap + 1  # no path is longer than the cap
     threshold, nodes = 0, 0
     while True:
         path = np.zeros(capacity, np.uint8)
         status = ida.ida_kernel(cells, m, n, *engine.kernel_args(), threshold, nodes, max_nodes, deadline,
-                                path, info, np.int64(round(weight * ida.WEIGHT_ONE)))  # fmt: skip
+                                path, info, np.int64(round(weight * ida.WEIGHT_ONE)), max_cost=cap)  # fmt: skip
         if status != ida.STATUS_DEPTH:
-            return path[: info[1]].copy() if status == ida.STATUS_FOUND else None
+            codes = path[: info[1]].copy() if status == ida.STATUS_FOUND else None
+            return codes, best is not None and status == ida.STATUS_EXHAUSTED
         threshold, nodes = int(info[2]), int(info[0])
         capacity *= 2
 
@@ -218,23 +240,26 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     best, total = None, 0
     h0 = None
     found = []  # the weights whose search finished
-    for weight in WEIGHTS:  # 1. incumbent
+    for weight in WEIGHTS:  # 1. incumbent: each weight looks for a solution shorter than the last
         nodes, deadline = budget.share(0.08)
-        codes = _weighted(cells, engine, weight, nodes, deadline, info)
+        codes, proved = _shorter(cells, engine, weight, best, nodes, deadline, info)
         budget.charge(int(info[0]))
         total += int(info[0])
         h0 = int(info[3])
-        if codes is None:
+        if proved:
+            return AnytimeResult(best, len(best), True, total)
+        if codes is None:  # this weight ran out of its share: a lower one costs more
             break
         found.append(weight)
-        if best is None or len(codes) < len(best):
-            best = codes
+        best = codes
         if len(best) <= h0 or budget.spent():
             break
     strong = engine.pdb_tables is not None
     if strong and best is not None and len(best) > h0:  # the same weights, the moves tried in other orders
-        best, spent = _reordered(cells, engine, found[-2:], budget, best, 0.05, info)
+        best, spent, proved = _reordered(cells, engine, found[-2:], budget, best, REORDER_SHARE, info)
         total += spent
+        if proved:
+            return AnytimeResult(best, len(best), True, total)
     if m * n > 25 and not budget.spent():  # beyond 5x5: beams, wider while a third of the budget lasts
         best, spent = _beams(cells, engine, goal, budget, best, fallback)
         total += spent
@@ -253,7 +278,7 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     windows = WindowSolver(m, n, strong=engine if strong else None)  # 2. windows
     window_end = budget.share(1.0 - proof_share)[1]
     if strong:
-        best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(0.3))
+        best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(STRONG_SHARE))
         budget.charge(windows.nodes)
     for width in WIDTHS:
         if budget.spent() or (window_end and clock() >= window_end) or width > len(best):
@@ -282,8 +307,10 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     if strong and len(best) - lower > DESCENT_GAP:  # 4'. too wide a gap to close: shorter solutions
         weights = [w for w in WEIGHTS if w < found[-1]][:2] if found else []
         while not budget.spent() and weights:
-            best, spent = _reordered(cells, engine, weights, budget, best, 0.25, info, ((0, 1, 2, 3),) + ORDERS)
+            best, spent, proved = _reordered(cells, engine, weights, budget, best, 0.25, info, ((0, 1, 2, 3),) + ORDERS)
             total += spent
+            if proved:
+                return AnytimeResult(best, len(best), True, total + windows.nodes - counted)
             before = windows.nodes
             best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(0.5))
             budget.charge(windows.nodes - before)
@@ -311,20 +338,24 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
 def _reordered(cells, engine, weights, budget, best, share, info, orders=ORDERS):
     """The shortest of ``best`` and weighted searches at ``weights``, the moves tried in ``orders``.
 
-    Each search has ``share`` of what is left; returns ``(best, nodes searched)``.
+    Each search has ``share`` of what is left and looks only for a solution shorter than the best
+    so far (:func:`_shorter`); returns ``(best, nodes searched, proved)``, ``proved`` when a search
+    showed that none shorter exists.
     """
     spent = 0
     for weight in weights:
         for order in orders:
             if budget.spent():
-                return best, spent
+                return best, spent, False
             nodes, deadline = budget.share(share)
-            codes = _weighted(cells, engine.reordered(order), weight, nodes, deadline, info)
+            codes, proved = _shorter(cells, engine.reordered(order), weight, best, nodes, deadline, info)
             budget.charge(int(info[0]))
             spent += int(info[0])
-            if codes is not None and len(codes) < len(best):
+            if proved:
+                return best, spent, True
+            if codes is not None:
                 best = codes
-    return best, spent
+    return best, spent, False
 
 
 def _round_up(bound: int, parity: int) -> int:

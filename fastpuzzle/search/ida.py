@@ -73,7 +73,7 @@ STATUS_FOUND = 0  #: a shortest solution was found
 STATUS_NODES = 1  #: the node budget ran out
 STATUS_TIME = 2  #: the time limit ran out
 STATUS_DEPTH = 3  #: the threshold outgrew the stack: grow it and resume (internal)
-STATUS_EXHAUSTED = 4  #: no node was pruned and none reached the goal (cannot happen on a solvable board)
+STATUS_EXHAUSTED = 4  #: no node was pruned and none reached the goal: with ``max_cost``, no solution that short (a proof); without, it cannot happen on a solvable board
 STATUS_BOUND = 5  #: depth-bounded mode: no solution of at most ``max_length`` moves (proved)
 
 #: Weights are fixed-point numbers: ``weight = w * WEIGHT_ONE``.  The engine
@@ -146,9 +146,10 @@ def _is_goal_after(cells, goal, blank, src, tile):
 # Each mirrors its reference kernel (``lc_*``, ``pdb_*``), with which the tests compare it.
 @jit
 def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, successors, kind, lc_tables, pdb_tables,
-               goal, lc_state, pdb_state, stack, path, weight, mtm_tables):  # fmt: skip
-    """One depth-first pass bounded by ``threshold`` (on ``g + h * weight``, see :data:`WEIGHT_ONE`): returns
-    ``(status, nodes, next_threshold, length)``, status -1 with no goal (then the smallest pruned ``f``)."""
+               goal, lc_state, pdb_state, stack, path, weight, mtm_tables, max_cost):  # fmt: skip
+    """One depth-first pass bounded by ``threshold`` (on ``g + h * weight``, see :data:`WEIGHT_ONE`) and by
+    ``max_cost`` on the plain ``g + h`` (> 0; single-tile moves only): returns ``(status, nodes, next_threshold,
+    length)``, status -1 with no goal (then the smallest ``f`` pruned by the threshold)."""
     # Unpacked once here: the loop below sees plain arrays only.
     succ_count, succ_packed, automaton = successors
     stack_blank, stack_h, stack_next, stack_state, undo, child_at = stack
@@ -171,6 +172,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
     blank = blank0
     h_node = h0
     room = threshold - 1  # largest h a child may have: threshold - (depth + 1), or threshold - (cost + 1)
+    cap_room = max_cost - 1  # largest plain h a child may have under max_cost: max_cost - (depth + 1)
     last, step = NO_PREVIOUS, 1  # the move that led here: a multi-tile step's cost depends on it
     first = (blank * 5 + NO_PREVIOUS) * 4
     count = succ_count[blank * 5 + NO_PREVIOUS]
@@ -234,6 +236,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             if mtm_tables is not None:  # the multi-tile metric (see Heuristic)
                 step, h_weighted = slide_cost(h, op, last, src, tile, blank, tile_cell, room, reach, longest, slide_data,
                                               slide_tiles, slide_cells, slide_offsets, slide_weights)  # fmt: skip
+            if h > cap_room:  # no path of at most max_cost through this child (admissible h): never a next threshold
+                continue
             if h_weighted > room:
                 if threshold - room + h_weighted < next_threshold:
                     next_threshold = threshold - room + h_weighted
@@ -260,6 +264,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             state = child_state
             depth += 1
             room, last = room - step, op
+            cap_room -= 1
             blank = src
             h_node = h
             first = (src * 5 + op) * 4
@@ -281,6 +286,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             state = stack_state[as_unsigned(depth)]
             previous = path[depth - 1] if depth > 0 else NO_PREVIOUS
             room, last = room + (1 if mtm_tables is None or op != previous else 0), previous
+            cap_room += 1
             first = (blank * 5 + previous) * 4
             count = succ_count[as_unsigned(blank * 5 + previous)]
             tile = np.int64(cells[as_unsigned(blank)])
@@ -298,7 +304,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
 
 @jit(inline="always")  # written into ida_rows, the engine's one compiled entry: one compile, one optimisation
 def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
-                  threshold, nodes, max_nodes, deadline, path, info, weight):  # fmt: skip
+                  threshold, nodes, max_nodes, deadline, path, info, weight, max_cost):  # fmt: skip
     """IDA* from the flat board ``start`` (see :func:`ida_kernel`); returns the status."""
     capacity = path.shape[0]
     cells = start.copy()
@@ -321,9 +327,10 @@ def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mt
              np.empty(capacity + 1, np.int64), np.zeros((capacity + 1, 4), np.int64),
              np.empty((capacity + 1, 8), np.int64))  # fmt: skip
     budget = max_nodes if max_nodes > 0 else _NO_LIMIT
+    cost_cap = max_cost if max_cost > 0 else _NO_LIMIT
     while True:
         info[2] = threshold
-        if threshold * span >= capacity:
+        if min(threshold * span, cost_cap) >= capacity:  # no path is deeper than the cap: the stack holds it
             info[0] = nodes
             return STATUS_DEPTH
         if nodes == 0:
@@ -335,6 +342,7 @@ def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mt
         status, nodes, next_threshold, length = _iteration(
             cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight, mtm_tables,
+            cost_cap,
         )  # fmt: skip
         info[0] = nodes
         if status >= 0:
@@ -349,7 +357,7 @@ def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mt
 
 @jit
 def ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables, threshold, nodes, max_nodes,
-             deadline, time_limit, weight, paths, infos, out_status, out_seconds):  # fmt: skip
+             deadline, time_limit, weight, max_cost, paths, infos, out_status, out_seconds):  # fmt: skip
     """IDA* on every row of ``flat`` (serial; callers run chunks on threads): the engine's one
     compiled entry, for one board (:func:`ida_kernel`) and a batch alike.  Row ``i`` searches with the
     stack ``paths[i]`` (its length the capacity: the codes are left at its start) and writes ``infos[i]``
@@ -361,12 +369,13 @@ def ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tabl
         if time_limit > 0.0 and (row_deadline <= 0.0 or t0 + time_limit < row_deadline):
             row_deadline = t0 + time_limit
         out_status[i] = _search_board(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
-                                      threshold, nodes, max_nodes, row_deadline, paths[i], infos[i], weight)
+                                      threshold, nodes, max_nodes, row_deadline, paths[i], infos[i], weight,
+                                      max_cost)
         out_seconds[i] = clock() - t0
 
 
 def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
-               threshold, nodes, max_nodes, deadline, path, info, weight):  # fmt: skip
+               threshold, nodes, max_nodes, deadline, path, info, weight, max_cost=0):  # fmt: skip
     """IDA* from the flat board ``start``; see the module docstring.
 
     ``successors``: :func:`fastpuzzle.moves.successor_tables`; ``kind`` and
@@ -377,6 +386,10 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_t
     (else a :func:`fastpuzzle.search.clock.clock` value).  ``path`` receives the move codes; its
     length is the stack capacity.  ``weight``: :data:`WEIGHT_ONE` for optimal
     IDA*, more for weighted IDA* (the cost bound is on ``g + h * weight``).
+    ``max_cost`` > 0 (single-tile moves only): children whose plain ``g + h``
+    exceeds it are pruned, so a solution found is at most that long, and
+    :data:`STATUS_EXHAUSTED` proves there is none (an incumbent's length
+    less 2 makes a weighted search look only for shorter solutions).
 
     Returns the status; ``info`` = [nodes, solution length, threshold, h0].
     A batch of one for :func:`ida_rows` (views of ``path`` and ``info``).
@@ -384,7 +397,8 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_t
     status = np.zeros(1, np.int64)
     ida_rows(np.ascontiguousarray(start).reshape(1, -1), m, n, successors, kind, lc_tables, pdb_tables, goal,
              mtm_tables, np.int64(threshold), np.int64(nodes), np.int64(max_nodes), float(deadline), 0.0,
-             np.int64(weight), path.reshape(1, -1), info.reshape(1, -1), status, np.zeros(1, np.float64))  # fmt: skip
+             np.int64(weight), np.int64(max_cost), path.reshape(1, -1), info.reshape(1, -1), status,
+             np.zeros(1, np.float64))  # fmt: skip
     return int(status[0])
 
 
@@ -561,7 +575,7 @@ def ida_batch(flat, heuristic: Heuristic, max_nodes, time_limit, threads, bar=No
 
     def work(lo, hi):
         ida_rows(flat[lo:hi], m, n, *args, np.int64(0), np.int64(0), np.int64(0 if max_nodes is None else max_nodes),
-                 0.0, 0.0 if time_limit is None else float(time_limit), np.int64(WEIGHT_ONE),
+                 0.0, 0.0 if time_limit is None else float(time_limit), np.int64(WEIGHT_ONE), np.int64(0),
                  out_codes[lo:hi], infos[lo:hi], status[lo:hi], seconds[lo:hi])  # fmt: skip
         nodes[lo:hi] = infos[lo:hi, 0]
         lengths[lo:hi] = np.where(status[lo:hi] == STATUS_FOUND, infos[lo:hi, 1], 0)
