@@ -172,7 +172,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
     blank = blank0
     h_node = h0
     room = threshold - 1  # largest h a child may have: threshold - (depth + 1), or threshold - (cost + 1)
-    cap_room = max_cost - 1  # largest plain h a child may have under max_cost: max_cost - (depth + 1)
+    cap_slack = max_cost - threshold  # largest plain h a child may have under max_cost: room + cap_slack
     last, step = NO_PREVIOUS, 1  # the move that led here: a multi-tile step's cost depends on it
     first = (blank * 5 + NO_PREVIOUS) * 4
     count = succ_count[blank * 5 + NO_PREVIOUS]
@@ -236,11 +236,11 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             if mtm_tables is not None:  # the multi-tile metric (see Heuristic)
                 step, h_weighted = slide_cost(h, op, last, src, tile, blank, tile_cell, room, reach, longest, slide_data,
                                               slide_tiles, slide_cells, slide_offsets, slide_weights)  # fmt: skip
-            if h > cap_room:  # no path of at most max_cost through this child (admissible h): never a next threshold
-                continue
             if h_weighted > room:
                 if threshold - room + h_weighted < next_threshold:
                     next_threshold = threshold - room + h_weighted
+                continue
+            if h > room + cap_slack:  # no path of at most max_cost through it (tested after the common prune: cheaper)
                 continue
             path[as_unsigned(depth)] = op
             # a partition may leave tiles out: h == 0 off the goal
@@ -264,7 +264,6 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             state = child_state
             depth += 1
             room, last = room - step, op
-            cap_room -= 1
             blank = src
             h_node = h
             first = (src * 5 + op) * 4
@@ -286,7 +285,6 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             state = stack_state[as_unsigned(depth)]
             previous = path[depth - 1] if depth > 0 else NO_PREVIOUS
             room, last = room + (1 if mtm_tables is None or op != previous else 0), previous
-            cap_room += 1
             first = (blank * 5 + previous) * 4
             count = succ_count[as_unsigned(blank * 5 + previous)]
             tile = np.int64(cells[as_unsigned(blank)])
@@ -394,6 +392,8 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_t
     Returns the status; ``info`` = [nodes, solution length, threshold, h0].
     A batch of one for :func:`ida_rows` (views of ``path`` and ``info``).
     """
+    if max_cost and mtm_tables is not None:
+        raise ValueError("max_cost bounds single-tile moves only (metric='stm')")
     status = np.zeros(1, np.int64)
     ida_rows(np.ascontiguousarray(start).reshape(1, -1), m, n, successors, kind, lc_tables, pdb_tables, goal,
              mtm_tables, np.int64(threshold), np.int64(nodes), np.int64(max_nodes), float(deadline), 0.0,
