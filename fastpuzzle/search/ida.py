@@ -44,6 +44,7 @@ import numpy as np
 
 from .._jit import jit
 from ..boards import board_dtype
+from ..errors import OptionError
 from ..interrupt import stop_requested
 from ..memory import check_allocation
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
@@ -393,7 +394,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_t
     A batch of one for :func:`ida_rows` (views of ``path`` and ``info``).
     """
     if max_cost and mtm_tables is not None:
-        raise ValueError("max_cost bounds single-tile moves only (metric='stm')")
+        raise OptionError("max_cost", max_cost, "bounds single-tile moves only (metric='stm')")
     status = np.zeros(1, np.int64)
     ida_rows(np.ascontiguousarray(start).reshape(1, -1), m, n, successors, kind, lc_tables, pdb_tables, goal,
              mtm_tables, np.int64(threshold), np.int64(nodes), np.int64(max_nodes), float(deadline), 0.0,
