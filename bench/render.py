@@ -367,14 +367,17 @@ def figure(doc: dict, key: str) -> str:
 
 
 def machine_line(doc: dict) -> str:
-    """``2 cores (2 Numba threads), AMD EPYC, Python 3.11.7, NumPy 2.4.6, Numba 0.68.1; full run of 2026-12-01``."""
+    """``2 cores (2 Numba threads), AMD EPYC, Python 3.11.7, NumPy 2.4.6, Numba 0.68.1; full run of 2026-12-01``,
+    then the run's ``notes`` (which families were rerun alone since, and where) when it has any."""
     m = doc.get("machine")
     if not isinstance(m, dict):
         return MISSING
     line = (f"{m.get('cores', '?')} cores ({m.get('numba_threads', '?')} Numba threads), {m.get('cpu', '?')}, "
             f"Python {m.get('python', '?')}, NumPy {m.get('numpy', '?')}, Numba {m.get('numba', '?')}")
     when = str(doc.get("created") or "")[:10]
-    return f"{line}; {doc.get('mode', '?')} run of {when}" if when else line
+    line = f"{line}; {doc.get('mode', '?')} run of {when}" if when else line
+    notes = doc.get("notes")  # families rerun alone since the full run, on which machine
+    return f"{line}; {notes}" if isinstance(notes, str) and notes else line
 
 
 def _cell(text) -> str:
