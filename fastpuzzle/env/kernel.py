@@ -8,9 +8,10 @@ board is solved exactly when that distance is 0, so a step touches two
 cells and two counters.  One compiled call (on parts of the batch, one
 per thread, for large batches) moves every board and writes the rewards,
 terminated, truncated, the action mask (one 32-bit word per board: the four
-mask bytes of its blank's cell) and which boards end their episode, with a
+mask bytes of its blank's cell), which boards end their episode (with a
 count returned so that Python learns whether any did without a pass of its
-own.  The cells a move takes the blank to are
+own) and, for ``copy=True``, the new observations, a chunk of boards at a
+time while the chunk is in the cache.  The cells a move takes the blank to are
 :func:`fastpuzzle.steps.move_tables` (the move model's steps).
 """
 
