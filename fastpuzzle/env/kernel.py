@@ -44,8 +44,7 @@ class StepTables:
     -1 off the board; ``legal32`` (uint32 ``(N,)``): the four mask bytes of
     each cell as one word; ``md`` (int16 ``(N, N)``): the Manhattan distance
     between two cells; ``moves``/``counts``: each cell's legal codes in
-    ``U L R D`` order and how many there are (the random actions), and
-    ``drawn_targets`` the cell each of those moves takes the blank to.
+    ``U L R D`` order and how many there are (the random actions).
     """
 
     def __init__(self, m, n):
@@ -57,11 +56,9 @@ class StepTables:
         self.md = cell_distances(m, n).astype(np.int16)
         self.counts = self.legal.sum(axis=1).astype(np.uint64)
         self.moves = np.zeros((N, 4), np.int64)
-        self.drawn_targets = np.zeros((N, 4), np.int64)
         for z in range(N):
             codes = np.flatnonzero(self.legal[z])
             self.moves[z, : codes.size] = codes
-            self.drawn_targets[z, : codes.size] = self.targets[z, codes]
 
     def tile_distances(self, goal_where):
         """``(N, N)`` int16: the Manhattan distance of each tile on each cell to its home in the goal
@@ -84,18 +81,19 @@ def _random_pick(base, b, z, counts):
 
 @jit
 def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, tile_md, goal_where, per_env, weights,
-             limit, rewards, term, trunc, illegal, mask32, lo, hi, draw, moves, drawn_targets, counts, key, counter,
-             obs, copy):
+             limit, rewards, term, trunc, illegal, mask32, lo, hi, draw, moves, counts, key, counter, obs, copy):
     """One step of the environments ``lo .. hi`` (see the module notes); returns how many end their episode.
 
     The reward is ``weights @ (1, solved, decrease in Manhattan distance)``;
     ``limit`` the step count that truncates.  A tile's change in distance
     is read from ``tile_md`` (:meth:`StepTables.tile_distances` of the shared
     goal), or with ``per_env`` goals from its home in ``goal_where`` and ``md``.
-    With ``draw``, each action is first drawn as :func:`random_actions`
-    draws it (``moves``, ``counts``, ``key``, ``counter``) and written to
-    ``actions``, its cell read from ``drawn_targets``: a random rollout in
-    one pass.  With ``copy``, the boards are copied into ``obs`` (the flat
+    With ``draw``, the actions of each chunk of ``CHUNK`` boards are first
+    drawn as :func:`random_actions` draws them (``moves``, ``counts``,
+    ``key``, ``counter``) and written to ``actions``, where the chunk's step
+    reads them back from the cache: a random rollout in one call (a draw
+    inside the step's own loop made each board's chain of dependent reads
+    longer: about a twelfth more CPU, 4x4 and 5x5).  With ``copy``, the boards are copied into ``obs`` (the flat
     cells of the step's new observations), ``CHUNK`` boards at a time right
     after that chunk moved, while its cells are in the cache: a copy of the
     whole batch afterwards reads every board from memory again.  Threads run
@@ -112,16 +110,16 @@ def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, 
     cells = flat.reshape(flat.shape[0] * flat.shape[1])
     for c0 in range(lo, hi, CHUNK):
         c1 = min(c0 + CHUNK, hi)
+        if draw:  # the chunk's moves first, then its step: two short loops ran faster than one long one
+            for i in range(c0, c1):
+                b = _U(i)
+                z = _U(blanks[b])
+                actions[b] = moves[z, _random_pick(base, b, z, counts)]
         # the chunk's loop written out here, not a helper: a call a board passes every array by value
         for i in range(c0, c1):
             b = _U(i)
             z = _U(blanks[b])
-            if draw:  # the drawn move's cell straight from its pick: one read less in the chain
-                pick = _random_pick(base, b, z, counts)
-                actions[b] = moves[z, pick]
-                t = drawn_targets[z, pick]
-            else:
-                t = targets[z, _U(actions[b])]
+            t = targets[z, _U(actions[b])]
             if pending[b]:  # reset before this step (next-step autoreset): no move, reward 0
                 pending[b] = False
                 reward = 0.0

@@ -323,7 +323,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):
                 illegal, mask32)
         # with copy=True the kernel copies each chunk of boards into obs while the chunk is in the cache
         cells = obs.reshape(-1)
-        ended = sum(self._on_threads(lambda lo, hi: env_step(*args, lo, hi, draw, t.moves, t.drawn_targets, t.counts,
+        ended = sum(self._on_threads(lambda lo, hi: env_step(*args, lo, hi, draw, t.moves, t.counts,
                                                              key, counter, cells, copy)))
         self._any_pending = ended > 0
         if self._table is not None:
