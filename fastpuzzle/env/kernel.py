@@ -93,12 +93,13 @@ def env_step(flat, blanks, manh, steps, pending, actions, targets, legal32, md, 
     ``key``, ``counter``) and written to ``actions``, where the chunk's step
     reads them back from the cache: a random rollout in one call (a draw
     inside the step's own loop made each board's chain of dependent reads
-    longer: about a twelfth more CPU, 4x4 and 5x5).  With ``copy``, the boards are copied into ``obs`` (the flat
-    cells of the step's new observations), ``CHUNK`` boards at a time right
-    after that chunk moved, while its cells are in the cache: a copy of the
-    whole batch afterwards reads every board from memory again.  Threads run
-    it on parts of the batch (:func:`fastpuzzle._jit.split_threads`: no
-    ``prange`` twin).
+    longer: about a twelfth more CPU, 4x4 and 5x5).  With ``copy``, the
+    boards are copied into ``obs`` (the flat cells of the step's new
+    observations), ``CHUNK`` boards at a time right after that chunk moved,
+    while its cells are in the cache: a copy of the whole batch afterwards
+    read every board from memory again (about a seventh more CPU, the step
+    and its copy).  Threads run it on parts of the batch
+    (:func:`fastpuzzle._jit.split_threads`: no ``prange`` twin).
     Every value read once into a local and every output stored once: the arrays may alias as far as
     the compiler knows, so a value read back from an array is a load after a store.  Every index is
     unsigned: Numba wraps a signed index around (negative from the end) with a test at each read, and
