@@ -1,6 +1,7 @@
 """Training workloads: the vector environment against jumanji's SlidingTilePuzzle, and labelled boards.
 
     python bench/bench_rl.py [--quick]
+    python bench/bench_rl.py --against DIR [--rounds 4] [--size 4]   # before/after (bench/rl_before_after.py)
 
 Side by side in one run, on the same machine:
 
@@ -209,6 +210,14 @@ def run(quick: bool = False) -> list[dict]:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer steps and boards")
+    ap.add_argument("--against", metavar="DIR", help="the vector env's step against the checkout in DIR (before/after)")
+    ap.add_argument("--rounds", type=int, default=4, help="with --against: processes per checkout, alternating")
+    ap.add_argument("--size", type=int, default=4, help="with --against: boards of SIZE x SIZE")
     args = ap.parse_args()
+    if args.against:
+        from bench.rl_before_after import compare
+
+        print("\n".join(compare(args.against, args.rounds, args.size)))
+        sys.exit(0)
     print_header("training workloads: vector environment vs jumanji, labelled boards")
     print_rows(run(args.quick))

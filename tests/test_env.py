@@ -282,3 +282,42 @@ def test_vector_refuses_bad_actions_before_any_board_moves(num_envs):
     assert (obs2[-1] == obs[-1]).all() and info2["illegal"][-1] and not info2["illegal"][:-1].any()
     with pytest.raises(ValueError, match="move codes"):
         lenient.step(np.full(num_envs, 7))
+
+
+@pytest.mark.parametrize("num_envs", [5, 20_000])  # serial, and split over threads
+def test_stay_mode_refuses_bad_codes_of_any_integer_type(num_envs):
+    """illegal="stay" checks the codes alone (one OR of every action): a bad code anywhere, of any
+    integer type, is found and named, and no board has moved."""
+    env = SlidingPuzzleVectorEnv(num_envs, 3, 3)
+    obs, info = env.reset(seed=5)
+    before = obs.copy()
+    legal = np.argmax(info["action_mask"], axis=1)
+    for dtype, code in ((np.int8, -1), (np.int16, 4), (np.int32, -(1 << 31)), (np.uint64, 1 << 63), (np.uint8, 255)):
+        for bad_board in (0, num_envs // 2, num_envs - 1):
+            actions = legal.astype(dtype)
+            actions[bad_board] = np.array(code).astype(dtype)
+            with pytest.raises(fp.MoveError, match=f"board {bad_board}: move is {int(actions[bad_board])};"):
+                env.step(actions)
+            assert (env._boards == before).all()
+    obs, *_ = env.step(legal.astype(np.uint8))  # good codes of a narrow type step
+    assert (obs != before).any(axis=(1, 2)).all()
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (5, 5), (2, 3)])
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+def test_observations_copied_in_the_step_are_the_boards(shape, mode):
+    """copy=True: the step writes each chunk of boards into the new observations as it goes
+    (batches not a multiple of the chunk, on the threads and on one): they are the boards, in an
+    array of their own."""
+    m, n = shape
+    for parallel in (False, True):
+        env = SlidingPuzzleVectorEnv(1000, m, n, max_steps=3, autoreset_mode=mode)
+        lean = SlidingPuzzleVectorEnv(1000, m, n, max_steps=3, autoreset_mode=mode, copy=False)
+        env._parallel = parallel
+        env.reset(seed=6)
+        lean.reset(seed=6)
+        for t in range(7):  # through truncations and the resets after them
+            obs, *_ = env.step_random() if t % 2 else env.step(env.sample_actions())
+            lean_obs, *_ = lean.step_random() if t % 2 else lean.step(lean.sample_actions())
+            assert obs is not env._boards and not np.shares_memory(obs, env._boards)
+            assert (obs == env._boards).all() and (obs == lean_obs).all()
