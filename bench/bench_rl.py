@@ -12,8 +12,12 @@ Side by side in one run, on the same machine:
   on JAX's CPU backend (``jax.vmap`` of its ``step`` and of a masked random
   action over the same number of boards, the whole loop inside one
   ``jax.lax.scan`` under ``jax.jit``: its fastest form; compiled and run
-  once before the timed run, which ends on ``jax.block_until_ready``).
-  ``ratio`` = our steps per CPU-second over jumanji's (CPU time: the
+  once before the timed runs, each of which ends on ``jax.block_until_ready``).
+  Both sides are compiled and warmed first, then timed in turn in one
+  process (our three forms, then jumanji's) for 7 rounds (3 with
+  ``--quick``); each rate, wall and per CPU-second, is the median over the
+  rounds, so a load that comes and goes weighs on both sides.
+  ``ratio`` = our median steps per CPU-second over jumanji's (CPU time: the
   machine's other load does not count, and neither side gains by using
   more cores than the other); the note gives both sides' steps/s too.  jumanji is
   installed for the bench only (``pip install jumanji``); without it the
@@ -28,6 +32,7 @@ Side by side in one run, on the same machine:
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -41,8 +46,24 @@ from bench.common import print_header, print_rows, row  # noqa: E402
 
 FAMILY = "rl"
 
+#: The vector env's forms measured, each a row: name (the row name's suffix) -> (:func:`_ours`'s
+#: keywords, what the row's note says of it).
+FORMS = {
+    "default": ({}, "new arrays every step (copy=True, the default)"),
+    "step_random": ({"fused": True}, "the moves drawn in the step's own pass, copy=True"),
+    "copy=False": ({"copy": False}, "the env's own arrays, overwritten by the next step"),
+}
 
-def _ours(B, m, n, steps, copy=True, fused=False):
+
+def _rates(run, count):
+    """``(per second, per CPU-second)`` of ``count`` things done by one call of ``run()``."""
+    start, cpu = time.perf_counter(), time.process_time()
+    run()
+    return count / (time.perf_counter() - start), count / (time.process_time() - cpu)
+
+
+def _ours_runner(B, m, n, steps, copy=True, fused=False):
+    """A call that takes ``steps`` steps of a :class:`SlidingPuzzleVectorEnv` of ``B`` boards, its kernels warmed."""
     from fastpuzzle.env import SlidingPuzzleVectorEnv
 
     env = SlidingPuzzleVectorEnv(B, m, n, copy=copy)
@@ -50,16 +71,22 @@ def _ours(B, m, n, steps, copy=True, fused=False):
     step = env.step_random if fused else (lambda: env.step(env.sample_actions()))
     for _ in range(3):  # warm: the kernels compiled or loaded
         step()
-    start, cpu = time.perf_counter(), time.process_time()
-    for _ in range(steps):
-        step()
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return B * steps / wall, B * steps / cpu
+
+    def run():
+        for _ in range(steps):
+            step()
+
+    return run
 
 
-def _jumanji_rate(B, m, steps):
-    """``(steps/s, steps per CPU-second)`` of jumanji's SlidingTilePuzzle (``m x m``) at ``B`` boards,
-    or None without jumanji."""
+def _ours(B, m, n, steps, copy=True, fused=False):
+    """``(steps/s, steps per CPU-second)`` of one run of ``steps`` steps at ``B`` boards."""
+    return _rates(_ours_runner(B, m, n, steps, copy, fused), B * steps)
+
+
+def _jumanji_runner(B, m, steps):
+    """A call that takes ``steps`` steps of jumanji's SlidingTilePuzzle (``m x m``) at ``B`` boards, compiled
+    and run once, each call going on from the last one's state; None without jumanji."""
     try:
         import jax
         import jax.numpy as jnp
@@ -81,16 +108,40 @@ def _jumanji_rate(B, m, steps):
         return (state, ts.observation.action_mask, key), None
 
     @jax.jit
-    def run(state, mask, key):
+    def scan(state, mask, key):
         return jax.lax.scan(body, (state, mask, key), None, length=steps)[0]
 
-    carry = run(state, ts.observation.action_mask, jax.random.PRNGKey(1))  # compiled and warmed
-    jax.block_until_ready(carry)
-    start, cpu = time.perf_counter(), time.process_time()
-    carry = run(*carry)
-    jax.block_until_ready(carry)
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return B * steps / wall, B * steps / cpu
+    carry = [scan(state, ts.observation.action_mask, jax.random.PRNGKey(1))]  # compiled and warmed
+    jax.block_until_ready(carry[0])
+
+    def run():
+        carry[0] = scan(*carry[0])
+        jax.block_until_ready(carry[0])
+
+    return run
+
+
+def _jumanji_rate(B, m, steps):
+    """``(steps/s, steps per CPU-second)`` of jumanji's SlidingTilePuzzle (``m x m``) at ``B`` boards,
+    or None without jumanji."""
+    run = _jumanji_runner(B, m, steps)
+    return None if run is None else _rates(run, B * steps)
+
+
+def _alternating(B, m, steps, rounds):
+    """Our three forms at ``B`` boards of ``m x m`` and jumanji's in turn, ``rounds`` rounds in this process:
+    ``{form: (steps/s, steps per CPU-second)}``, each the median over the rounds, jumanji's None
+    without it.  Every side is compiled and warmed before the first round, so a load that comes and
+    goes on a shared machine weighs on both sides."""
+    runs = {form: _ours_runner(B, m, m, steps, **kw) for form, (kw, _) in FORMS.items()}
+    runs["jumanji"] = _jumanji_runner(B, m, steps)
+    rates = {form: [] for form, run in runs.items() if run is not None}
+    for _ in range(rounds):
+        for form in rates:
+            rates[form].append(_rates(runs[form], B * steps))
+    out = {form: tuple(float(x) for x in np.median(np.array(r), axis=0)) for form, r in rates.items()}
+    out.setdefault("jumanji", None)
+    return out
 
 
 def _single_latency(repeats):
@@ -135,9 +186,7 @@ def _labels_rate(count, m, n, warm=1_000_000, repeats=3, **kw):
     labelled_boards(m, n, min(count, warm), seed=0, **kw)
     rates = []
     for k in range(repeats):
-        start, cpu = time.perf_counter(), time.process_time()
-        labelled_boards(m, n, count, seed=1 + k, **kw)
-        rates.append((count / (time.perf_counter() - start), count / (time.process_time() - cpu)))
+        rates.append(_rates(functools.partial(labelled_boards, m, n, count, seed=1 + k, **kw), count))
     return tuple(float(x) for x in np.median(np.array(rates), axis=0))
 
 
@@ -151,28 +200,24 @@ def run(quick: bool = False) -> list[dict]:
     rows = []
     # quick: the 100,000-board rows only (each jumanji shape and size is a compile of seconds)
     sizes = (100_000,) if quick else (1, 1_000, 100_000)
+    rounds = 3 if quick else 7
     for m in (4, 5):
         for B in sizes:
             steps = {1: 2000, 1_000: 200, 100_000: 50}[B] // (2 if quick else 1)
-            ours, ours_cpu = _ours(B, m, m, steps)
-            theirs = _jumanji_rate(B, m, steps)
+            rates = _alternating(B, m, steps, rounds)
+            theirs = rates["jumanji"]
+            medians = f"medians of {rounds} rounds, ours and jumanji's in turn in one process"
             if theirs is None:
-                base, theirs_cpu = "jumanji not installed", None
+                base = "jumanji not installed"
             else:
                 base = (f"jumanji SlidingTilePuzzle (jit, vmap, scan), {B:,} boards: {theirs[0]:,.0f} steps/s, "
                         f"{theirs[1]:,.0f} per CPU-second")
-                theirs_cpu = theirs[1]
             label = f"vector env {m}x{m}, {B:,} boards, random legal actions"
-            rows.append(row(FAMILY, label, ours, "steps/s", None if theirs is None else ours_cpu / theirs_cpu, base,
-                            f"new arrays every step (copy=True, the default); {ours_cpu:,.0f} steps per CPU-second"))
-            fused, fused_cpu = _ours(B, m, m, steps, fused=True)
-            rows.append(row(FAMILY, label + ", step_random", fused, "steps/s",
-                            None if theirs is None else fused_cpu / theirs_cpu, base,
-                            f"the moves drawn in the step's own pass, copy=True; {fused_cpu:,.0f} steps per CPU-second"))
-            lean, lean_cpu = _ours(B, m, m, steps, copy=False)
-            rows.append(row(FAMILY, label + ", copy=False", lean, "steps/s",
-                            None if theirs is None else lean_cpu / theirs_cpu, base,
-                            f"the env's own arrays, overwritten by the next step; {lean_cpu:,.0f} steps per CPU-second"))
+            for form, (_, what) in FORMS.items():
+                wall, cpu = rates[form]
+                rows.append(row(FAMILY, label + ("" if form == "default" else f", {form}"), wall, "steps/s",
+                                None if theirs is None else cpu / theirs[1], base,
+                                f"{what}; {cpu:,.0f} steps per CPU-second; {medians}"))
     repeats = 20_000 if quick else 100_000
     ours = _single_latency(repeats)
     theirs = _jumanji_latency(repeats // 10)

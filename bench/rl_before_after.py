@@ -22,8 +22,9 @@ import sys
 
 import numpy as np
 
+from bench.bench_rl import FORMS
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FORMS = ("default", "step_random", "copy=False")
 
 # Run inside each checkout (cwd and PYTHONPATH = that checkout).
 _CHILD = r"""
@@ -60,7 +61,7 @@ def compare(other, rounds: int = 4, m: int = 4) -> list[str]:
              f"after = {trees['after']}"]  # fmt: skip
     jumanji = all(r["jumanji"] for rs in runs.values() for r in rs)
     lines.append(f"{'':13} {'':7} {'steps/s':>9} {'per CPU-s':>10}" + (f" {'x jumanji':>10}" if jumanji else ""))
-    for form in FORMS + (("jumanji",) if jumanji else ()):
+    for form in (*FORMS, *(("jumanji",) if jumanji else ())):
         for name in trees:
             rs = runs[name]
             wall, cpu = (float(np.median([r[form][k] for r in rs])) / 1e6 for k in (0, 1))
