@@ -198,6 +198,28 @@ def turns_left(xr, xc, tr, tc, vertical):
     return min(2 * other, 2 * same + 1)
 
 
+@jit(inline="always")
+def other_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, dr, gate):
+    """The tile's other shortening step, besides (dr, dc) (``dr`` nonzero:
+    a step along the column): (free, er, ec), free False when there is
+    none (the tile in line with its target), its cell is locked, or the
+    gate row of :func:`choose_step` refuses it."""
+    er = np.int64(0)
+    ec = np.int64(0)
+    if xr == tr or xc == tc:
+        return False, er, ec
+    if dr != 0:
+        ec = np.int64(1) if tc > xc else np.int64(-1)
+    else:
+        er = np.int64(1) if tr > xr else np.int64(-1)
+    none = np.int64(NO_TILE)
+    if not cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, none, none):
+        return False, er, ec
+    if er != 0 and xr + er == gate and xr != gate:  # the gate rule of choose_step (xc != tc here)
+        return False, er, ec
+    return True, er, ec
+
+
 @jit(inline="always")  # inlined into the hot loop of move_tile
 def steered_step(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, tr, tc, dr, dc, gate,
                  pair, moves, spare):
@@ -208,18 +230,10 @@ def steered_step(cells, pos, state, locked, rows, cols, row_step, col_step, br, 
     (count, dr, dc); count -1 when the blank needs a route."""
     k = blank_to_front_pattern(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, dr, dc,
                                pair, moves)
-    if not state[STEER] or k < 0 or xr == tr or xc == tc:
+    if not state[STEER] or k < 0:
         return k, dr, dc
-    er = np.int64(0)
-    ec = np.int64(0)
-    if dr != 0:
-        ec = np.int64(1) if tc > xc else np.int64(-1)
-    else:
-        er = np.int64(1) if tr > xr else np.int64(-1)
-    none = np.int64(NO_TILE)
-    if not cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, none, none):
-        return k, dr, dc
-    if er != 0 and xr + er == gate and xr != gate:  # the gate rule of choose_step (xc != tc here)
+    free, er, ec = other_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, dr, gate)
+    if not free:
         return k, dr, dc
     k2 = blank_to_front_pattern(cells, pos, state, locked, rows, cols, row_step, col_step, br, bc, xr, xc, er, ec,
                                 pair, spare)
@@ -239,6 +253,25 @@ def steered_step(cells, pos, state, locked, rows, cols, row_step, col_step, br, 
             moves[i] = spare[i]
         return k2, er, ec
     return k, dr, dc
+
+
+@jit_inner
+def routed_step(state, locked, br, bc, xr, xc, tr, tc, dr, dc, gate):
+    """When the blank (at (br, bc)) needs a route to the tile: of the tile's
+    two shortening steps, the one whose front cell is nearer the blank, less
+    what the turns it leaves the tile are worth (as in :func:`steered_step`;
+    planning both routes to weigh their gains too cost twice the time for
+    little more).  (dr, dc) is :func:`choose_step`'s step; returns the
+    step."""
+    rows, cols, row_step, col_step = frame_steps(state)
+    free, er, ec = other_step(locked, rows, cols, row_step, col_step, xr, xc, tr, tc, dr, gate)
+    if not free:
+        return dr, dc
+    c1 = STEP_MOVE_UNITS * l1(br, bc, xr + dr, xc + dc) - TURN_LEFT_UNITS * turns_left(xr + dr, xc + dc, tr, tc, dr != 0)
+    c2 = STEP_MOVE_UNITS * l1(br, bc, xr + er, xc + ec) - TURN_LEFT_UNITS * turns_left(xr + er, xc + ec, tr, tc, er != 0)
+    if c2 < c1:
+        return er, ec
+    return dr, dc
 
 
 @jit_inner
@@ -329,6 +362,10 @@ def move_tile(cells, pos, locked, codes, state, visited, parent, queue, label, t
             state[BLANK_CELL] = blank
             state[MOVE_COUNT] = count
             state[RING_DEPTH] = depth
+            if state[STEER] == STEER_WEIGHTED:
+                dr, dc = routed_step(state, locked, br, bc, xr, xc, tr, tc, dr, dc, gate)
+                fr = xr + dr
+                fc = xc + dc
             if not route_blank(cells, pos, locked, codes, state, visited, parent, queue, fr, fc, xr, xc):
                 if follow < 0:
                     ok = False
