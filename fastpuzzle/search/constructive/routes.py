@@ -55,10 +55,10 @@ def walk_gain(weighted, a0, b0, a1, b1):
     >>> walk_gain(True, 5, 1, 4, 1), walk_gain(True, 5, 1, 5, 0), walk_gain(False, 5, 1, 5, 0)
     (4, 1, 1)
     """
-    if not weighted:
-        return a0 + b0 - a1 - b1
-    return (LONG_LEG_WEIGHT * (max(a0, b0) - max(a1, b1))
-            + SHORT_LEG_WEIGHT * (min(a0, b0) - min(a1, b1)))
+    # one expression for both (no branch: this is inlined in many places, each compiled apart)
+    long_weight = LONG_LEG_WEIGHT if weighted else 1
+    short_weight = SHORT_LEG_WEIGHT if weighted else 1
+    return long_weight * (max(a0, b0) - max(a1, b1)) + short_weight * (min(a0, b0) - min(a1, b1))
 
 
 @jit(inline="always")
