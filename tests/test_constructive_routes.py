@@ -155,16 +155,22 @@ def test_unreachable_board_refused_with_its_error(rng):
 # ------------------------------------------------------------------ best routes
 
 
-def _tile_gain(weighted, hr, hc, r, c, nr, nc):
-    """Worth of a tile's move from (r, c) to (nr, nc), home (hr, hc): the drop
-    of its Manhattan distance, or weighted, of 4 x its longer leg + its
-    shorter leg (routes.walk_gain, written out)."""
-    from fastpuzzle.search.constructive.routes import LONG_LEG_WEIGHT, SHORT_LEG_WEIGHT
+#: Labels of "the line being placed" in the best-route check below.
+LINE = (5, 12)
+
+
+def _tile_gain(weighted, label, hr, hc, r, c, nr, nc):
+    """Worth of tile ``label``'s move from (r, c) to (nr, nc), home (hr, hc):
+    the drop of its Manhattan distance, or weighted, of 4 x its longer leg
+    (8 for a tile of the line) + its shorter leg (routes.walk_gain, written
+    out)."""
+    from fastpuzzle.search.constructive import routes
 
     a0, b0, a1, b1 = abs(r - hr), abs(c - hc), abs(nr - hr), abs(nc - hc)
     if not weighted:
         return a0 + b0 - a1 - b1
-    return LONG_LEG_WEIGHT * (max(a0, b0) - max(a1, b1)) + SHORT_LEG_WEIGHT * (min(a0, b0) - min(a1, b1))
+    long = routes.LINE_LONG_LEG_WEIGHT if LINE[0] <= label <= LINE[1] else routes.LONG_LEG_WEIGHT
+    return long * (max(a0, b0) - max(a1, b1)) + routes.SHORT_LEG_WEIGHT * (min(a0, b0) - min(a1, b1))
 
 
 def _brute_best_gain(cells, homes, locked, rows, cols, transposed, n, br, bc, tr, tc, xr, xc, weighted=False):
@@ -189,8 +195,9 @@ def _brute_best_gain(cells, homes, locked, rows, cols, transposed, n, br, bc, tr
             if (nr, nc) == (xr, xc) or locked[flat(nr, nc)]:
                 ok = False
                 break
-            hr, hc = logical(homes[cells[flat(nr, nc)]])
-            gain += _tile_gain(weighted, hr, hc, nr, nc, r, c)  # the tile moves where the blank was
+            label = cells[flat(nr, nc)]
+            hr, hc = logical(homes[label])
+            gain += _tile_gain(weighted, label, hr, hc, nr, nc, r, c)  # the tile moves where the blank was
             r, c = nr, nc
         if ok and (best is None or gain > best):
             best = gain
@@ -221,6 +228,7 @@ def test_best_plan_finds_the_best_monotone_route(transposed, weighted, rng):
         state[st_.ROW_STRIDE], state[st_.TRANSPOSED] = n, transposed
         state[st_.FRAME_ROWS], state[st_.FRAME_COLS] = rows, cols
         state[st_.STEER] = st_.STEER_WEIGHTED if weighted else st_.STEER_BEST
+        state[st_.LINE_FIRST], state[st_.LINE_LAST] = LINE
         br, bc, tr, tc, xr, xc = (int(rng.integers(0, k)) for k in (rows, cols, rows, cols, rows, cols))
         flat = (lambda r, c: c * n + r) if transposed else (lambda r, c: r * n + c)
         if (br, bc) == (tr, tc) or (xr, xc) in ((br, bc), (tr, tc)):
@@ -240,9 +248,10 @@ def test_best_plan_finds_the_best_monotone_route(transposed, weighted, rng):
         for code in queue[:k][::-1]:  # written last move first
             nr, nc = r + int(fp.moves.ROW_STEP[code]), c + int(fp.moves.COL_STEP[code])
             assert (nr, nc) != (xr, xc) and not locked[flat(nr, nc)]
-            p = homes[cells[flat(nr, nc)]]
+            label = cells[flat(nr, nc)]
+            p = homes[label]
             hr, hc = (p % n, p // n) if transposed else (p // n, p % n)
-            gain += _tile_gain(weighted, hr, hc, nr, nc, r, c)
+            gain += _tile_gain(weighted, label, hr, hc, nr, nc, r, c)
             r, c = nr, nc
         assert (r, c) == (tr, tc) and gain == want
 

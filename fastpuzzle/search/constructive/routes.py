@@ -26,7 +26,7 @@ import numpy as np
 from ..._jit import jit, jit_inner
 from ...moves import COL_STEP, ROW_STEP, step_cell
 from .state import (
-    BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, STEER, STEER_STEP,
+    LINE_FIRST, LINE_LAST, BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, STEER, STEER_STEP,
     STEER_WEIGHTED, TRANSPOSED, UP,
     cell_free_unpacked, frame_steps, l1, logical_cell, physical_cell, run_blank,
 )  # fmt: skip
@@ -36,29 +36,41 @@ from .state import (
 #: home (:func:`walk_gain`).  A tile walked home later pays about 5 moves a step
 #: going straight and 3 turning, so its walk costs about 5 x its longer leg + its
 #: shorter leg: a step along the longer leg is worth several along the shorter
-#: (4 : 1 measured best on random boards, near the 5 : 1 of that count).
+#: (4 : 1 measured best on random boards, near the 5 : 1 of that count).  The
+#: tiles of the line being placed are walked next, sure to pay their straight
+#: steps (other tiles may yet drift home): theirs weigh 8 (measured best).
 LONG_LEG_WEIGHT = 4
+LINE_LONG_LEG_WEIGHT = 8
 SHORT_LEG_WEIGHT = 1
 
 
 @jit(inline="always")
-def walk_gain(weighted, a0, b0, a1, b1):
+def long_leg_weight(state, weighted, v):
+    """The weight of the longer leg of tile ``v``'s way home: 1 unweighted
+    (the gains are then Manhattan distances), else :data:`LONG_LEG_WEIGHT`,
+    or :data:`LINE_LONG_LEG_WEIGHT` for a tile of the line being placed."""
+    if not weighted:
+        return 1
+    if v >= state[LINE_FIRST] and v <= state[LINE_LAST]:
+        return LINE_LONG_LEG_WEIGHT
+    return LONG_LEG_WEIGHT
+
+
+@jit(inline="always")
+def walk_gain(long_weight, a0, b0, a1, b1):
     """What a tile's move is worth that takes its distances from home (rows,
-    columns) from (a0, b0) to (a1, b1): with ``weighted``, the drop of
-    ``LONG_LEG_WEIGHT x longer leg + SHORT_LEG_WEIGHT x shorter leg`` (a
-    step along the longer leg is worth more: it spares the tile a straight
-    step later; one along the shorter leg spares a turn); else the drop of
-    the Manhattan distance, +1 or -1.
+    columns) from (a0, b0) to (a1, b1): the drop of ``long_weight`` x its
+    longer leg + :data:`SHORT_LEG_WEIGHT` x its shorter leg (a step along the
+    longer leg is worth more: it spares the tile a straight step later; one
+    along the shorter leg spares a turn).  With ``long_weight`` 1 (and the
+    short weight 1) that is the drop of the Manhattan distance, +1 or -1.
 
     Examples
     --------
-    >>> walk_gain(True, 5, 1, 4, 1), walk_gain(True, 5, 1, 5, 0), walk_gain(False, 5, 1, 5, 0)
+    >>> walk_gain(4, 5, 1, 4, 1), walk_gain(4, 5, 1, 5, 0), walk_gain(1, 5, 1, 4, 1)
     (4, 1, 1)
     """
-    # one expression for both (no branch: this is inlined in many places, each compiled apart)
-    long_weight = LONG_LEG_WEIGHT if weighted else 1
-    short_weight = SHORT_LEG_WEIGHT if weighted else 1
-    return long_weight * (max(a0, b0) - max(a1, b1)) + short_weight * (min(a0, b0) - min(a1, b1))
+    return long_weight * (max(a0, b0) - max(a1, b1)) + SHORT_LEG_WEIGHT * (min(a0, b0) - min(a1, b1))
 
 
 @jit(inline="always")
@@ -68,7 +80,8 @@ def steer_gain(cells, pos, state, row_step, col_step, r, c, nr, nc):
     weighted in mode ``STEER_WEIGHTED``, else +1 or -1."""
     v = cells[nr * row_step + nc * col_step]
     hr, hc = logical_cell(state, pos[state[FRAME_ROWS] * state[FRAME_COLS] + v])
-    return walk_gain(state[STEER] == STEER_WEIGHTED, abs(nr - hr), abs(nc - hc), abs(r - hr), abs(c - hc))
+    weight = long_leg_weight(state, state[STEER] == STEER_WEIGHTED, v)
+    return walk_gain(weight, abs(nr - hr), abs(nc - hc), abs(r - hr), abs(c - hc))
 
 
 @jit(inline="always")
@@ -162,13 +175,14 @@ def best_plan(cells, pos, locked, state, parent, queue, tr, tc, xr, xc):
             if (r != xr or c != xc) and locked[p] == 0:  # inside the box: on the board
                 # The tile here moves against the step: what that is worth (walk_gain).
                 v = cells[p]
+                w = long_leg_weight(state, weighted, v)
                 dr = abs(r - pos[home_rows + v])
                 dc = abs(c - pos[home_cols + v])
                 if i > 0 and j >= plo and j <= phi and queue[at - width] > low:
-                    best = queue[at - width] + walk_gain(weighted, dr, dc, abs(r - sr - pos[home_rows + v]), dc)
+                    best = queue[at - width] + walk_gain(w, dr, dc, abs(r - sr - pos[home_rows + v]), dc)
                     parent[p] = down
                 if j > lo and queue[at - 1] > low:
-                    g = queue[at - 1] + walk_gain(weighted, dr, dc, dr, abs(c - sc - pos[home_cols + v]))
+                    g = queue[at - 1] + walk_gain(w, dr, dc, dr, abs(c - sc - pos[home_cols + v]))
                     # ties: along the longer leg left, as the step-by-step steering does
                     if g > best or (g == best and a - i < b - j + 1):
                         best = g
