@@ -7,11 +7,13 @@ the column), so the blank is *steered*: at each step it takes the move whose
 displaced tile gets closer to its home, or at least not farther
 (:func:`steered_route`).  Tiles not yet placed then drift home as a side
 effect of the blank's trips, and the placement later has less to do: on
-random boards this saves about a quarter of the moves.  The moves of a
-monotone route displace tiles at distinct cells, so their gains add up, and
-the route taken is the best one in a band round the straight line
-(:func:`best_plan`, dynamic programming over the band's cells: about 9
-cells a move), not the step-by-step greedy choice.  Where the steered
+random boards this saves about a quarter of the moves.  A tile's gain is
+weighted by what it spares the tile's own walk home later (a step along its
+longer leg spares a straight step of 5 moves, one along the shorter leg a
+part of a turn: :func:`walk_gain`).  The moves of a monotone route displace
+tiles at distinct cells, so their gains add up, and the route taken is the
+best one in a band round the straight line (:func:`best_plan`, dynamic
+programming over the band's cells), not the step-by-step greedy choice.  Where the steered
 walk is blocked, the blank takes a Manhattan-shortest L-shaped path (one step
 aside first where the straight L is blocked); a breadth-first search of
 *cells* (the blank's route, never board states) inside a small box, then the
