@@ -13,11 +13,14 @@ boards:
   jitted applier (``Solution.verify``) and its moves per second;
 * quality: solution length / the start's Manhattan distance sum (a lower
   bound on any solution), measured on the same board in the same run;
-* steered (best routes in a band) against routes steered step by step (the
-  solver before) and plain routes, side by side on the same boards in one run
-  (10 x 10, 30 x 30, 100 x 100, 300 x 300 and 50 x 200; several boards for
-  the small sizes): length / Manhattan and CPU seconds of each, the plain
-  routes being the solver before steering (``solve_kernel(..., steer=0)``);
+* steered (best routes in a band, the displaced tiles' gains weighted by
+  their walks home) against the solvers before: best routes with unweighted
+  gains (``solve_kernel(..., steer=3)``), routes steered step by step
+  (``steer=2``) and plain routes (``steer=0``, the solver before steering),
+  side by side on the same boards in one run (10 x 10, 30 x 30, 100 x 100,
+  300 x 300 and 50 x 200; several boards for the small sizes): length /
+  Manhattan and CPU seconds of each, and the CPU time against plain routes'
+  (issue 18 allows 3x);
 * with ``--cold`` (and in the full run): CPU seconds of the first call in a fresh process with an
   empty Numba cache (as after an install), the solver's kernels apart from
   the parity kernels of the solvability check, and the most signatures any
@@ -103,9 +106,10 @@ def _median(values):
 
 
 def kernel_length(board, steer):
-    """Moves of the kernel (counted, not kept) with steered (1: best routes;
-    2: steered step by step, the solver before) or plain (0) routes, and its
-    CPU seconds."""
+    """Moves of the kernel (counted, not kept) in steering mode ``steer``
+    (``state.STEER_*``: 1, gains weighted by the tiles' walks, the solver;
+    3, best routes with unweighted gains, and 2, routes steered step by step,
+    the solver before; 0, plain routes), and its CPU seconds."""
     m, n = board.shape
     shifted, back = blank_to_corner(goal_board(m, n))
     cells = relabel_for_goal(board, shifted).ravel().astype(np.int32)
@@ -125,24 +129,30 @@ def steer_rows(quick):
     rows = []
     for m, n, full, few in STEER_CASES:
         bound = 0
-        moves = {0: 0, 1: 0, 2: 0}
-        cpu = {0: 0.0, 1: 0.0, 2: 0.0}
+        moves = {0: 0, 1: 0, 2: 0, 3: 0}
+        cpu = {0: 0.0, 1: 0.0, 2: 0.0, 3: 0.0}
         count = few if quick else full
         for k in range(count):
             board = random_board(m, n, seed=m * 7919 + n + k)
             bound += manhattan(board)
-            for steer in (1, 2, 0):
+            for steer in (1, 3, 2, 0):
                 length, seconds = kernel_length(board, steer)
                 moves[steer] += length
                 cpu[steer] += seconds
-        new, old, greedy = moves[1] / bound, moves[0] / bound, moves[2] / bound
+        new, old, greedy, flat = moves[1] / bound, moves[0] / bound, moves[2] / bound, moves[3] / bound
         label = f"{m}x{n}"
         boards = f"{count} board{'s' if count > 1 else ''}"
         base = "the same boards with plain routes (the solver before), this run"
         rows.append(dict(family="constructive", name=f"length/Manhattan {label}, steered", value=new, unit="x",
-                         ratio=new / old, baseline=base, note=f"{boards}; plain routes {old:.3f}x"))
+                         ratio=new / old, baseline=base, note=f"{boards}; unweighted (before) {flat:.3f}x, plain routes {old:.3f}x"))
         rows.append(dict(family="constructive", name=f"length/Manhattan {label}, plain routes (before)", value=old,
                          unit="x", ratio=None, baseline=None, note=boards))
+        unweighted = "the same boards with best routes and unweighted gains (the solver before), this run"
+        rows.append(dict(family="constructive", name=f"length/Manhattan {label}, steered unweighted (before)",
+                         value=flat, unit="x", ratio=new / flat, baseline=unweighted, note=boards))
+        rows.append(dict(family="constructive", name=f"CPU s {label}, steered unweighted (before)",
+                         value=cpu[3] / count, unit="s CPU", ratio=cpu[1] / cpu[3], baseline=unweighted,
+                         note=f"{boards}, per board"))
         step = "the same boards with routes steered step by step (the solver before), this run"
         rows.append(dict(family="constructive", name=f"length/Manhattan {label}, steered step by step (before)",
                          value=greedy, unit="x", ratio=new / greedy, baseline=step, note=boards))
@@ -150,7 +160,8 @@ def steer_rows(quick):
                          value=cpu[2] / count, unit="s CPU", ratio=cpu[1] / cpu[2], baseline=step,
                          note=f"{boards}, per board"))
         rows.append(dict(family="constructive", name=f"CPU s {label}, steered", value=cpu[1] / count, unit="s CPU",
-                         ratio=cpu[1] / cpu[0], baseline=base, note=f"{boards}, per board; plain {cpu[0] / count:.4f} s"))
+                         ratio=cpu[1] / cpu[0], baseline=base,
+                         note=f"{boards}, per board; plain {cpu[0] / count:.4f} s, {cpu[1] / cpu[0]:.2f}x plain"))
         rows.append(dict(family="constructive", name=f"CPU s {label}, plain routes (before)", value=cpu[0] / count,
                          unit="s CPU", ratio=None, baseline=None, note=f"{boards}, per board"))
     return rows

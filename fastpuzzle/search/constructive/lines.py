@@ -243,10 +243,12 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1, deadli
     steps and the moves of the blank's routes.  With ``limit`` >= 0 the
     solver stops (ERR_BUDGET) after the first line that ends past ``limit``
     moves, and likewise after the first line that ends past ``deadline`` (a
-    :func:`time.perf_counter` reading).  ``steer=0`` plays the plain routes
-    (no steering, see :mod:`.routes`), ``steer=2`` routes steered step by
-    step instead of the best route in a band: kept for the benchmark's side
-    by side.
+    :func:`time.perf_counter` reading).  ``steer`` is a steering mode
+    (``state.STEER_*``): 1, the solver, gains weighted by the tiles' walks
+    (:func:`.routes.walk_gain`); 0 plays the plain routes (no steering, see
+    :mod:`.routes`), 2 routes steered step by step, 3 best routes with
+    unweighted gains (the solvers before: kept for the benchmark's side by
+    side).
 
     The lines are driven from here, one compiled call or three per line
     (about 600 calls for 300 x 300, small next to a line's work): no

@@ -7,11 +7,13 @@ the column), so the blank is *steered*: at each step it takes the move whose
 displaced tile gets closer to its home, or at least not farther
 (:func:`steered_route`).  Tiles not yet placed then drift home as a side
 effect of the blank's trips, and the placement later has less to do: on
-random boards this saves about a quarter of the moves.  The moves of a
-monotone route displace tiles at distinct cells, so their gains add up, and
-the route taken is the best one in a band round the straight line
-(:func:`best_plan`, dynamic programming over the band's cells: about 9
-cells a move), not the step-by-step greedy choice.  Where the steered
+random boards this saves about a quarter of the moves.  A tile's gain is
+weighted by what it spares the tile's own walk home later (a step along its
+longer leg spares a straight step of 5 moves, one along the shorter leg a
+part of a turn: :func:`walk_gain`).  The moves of a monotone route displace
+tiles at distinct cells, so their gains add up, and the route taken is the
+best one in a band round the straight line (:func:`best_plan`, dynamic
+programming over the band's cells), not the step-by-step greedy choice.  Where the steered
 walk is blocked, the blank takes a Manhattan-shortest L-shaped path (one step
 aside first where the straight L is blocked); a breadth-first search of
 *cells* (the blank's route, never board states) inside a small box, then the
@@ -26,18 +28,62 @@ import numpy as np
 from ..._jit import jit, jit_inner
 from ...moves import COL_STEP, ROW_STEP, step_cell
 from .state import (
-    BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, STEER, TRANSPOSED, UP,
+    LINE_FIRST, LINE_LAST, BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, STEER, STEER_STEP,
+    STEER_WEIGHTED, TRANSPOSED, UP,
     cell_free_unpacked, frame_steps, l1, logical_cell, physical_cell, run_blank,
 )  # fmt: skip
+
+
+#: Weights of a step of a tile along the longer and the shorter leg of its way
+#: home (:func:`walk_gain`).  A tile walked home later pays about 5 moves a step
+#: going straight and 3 turning, so its walk costs about 5 x its longer leg + its
+#: shorter leg: a step along the longer leg is worth several along the shorter
+#: (4 : 1 measured best on random boards, near the 5 : 1 of that count).  The
+#: tiles of the line being placed are walked next, sure to pay their straight
+#: steps (other tiles may yet drift home): theirs weigh 8 (measured best).
+LONG_LEG_WEIGHT = 4
+LINE_LONG_LEG_WEIGHT = 8
+SHORT_LEG_WEIGHT = 1
+
+
+@jit(inline="always")
+def long_leg_weight(state, weighted, v):
+    """The weight of the longer leg of tile ``v``'s way home: 1 unweighted
+    (the gains are then Manhattan distances), else :data:`LONG_LEG_WEIGHT`,
+    or :data:`LINE_LONG_LEG_WEIGHT` for a tile of the line being placed."""
+    if not weighted:
+        return 1
+    if v >= state[LINE_FIRST] and v <= state[LINE_LAST]:
+        return LINE_LONG_LEG_WEIGHT
+    return LONG_LEG_WEIGHT
+
+
+@jit(inline="always")
+def walk_gain(long_weight, a0, b0, a1, b1):
+    """What a tile's move is worth that takes its distances from home (rows,
+    columns) from (a0, b0) to (a1, b1): the drop of ``long_weight`` x its
+    longer leg + :data:`SHORT_LEG_WEIGHT` x its shorter leg (a step along the
+    longer leg is worth more: it spares the tile a straight step later; one
+    along the shorter leg spares a turn).  With ``long_weight`` 1 (and the
+    short weight 1) that is the drop of the Manhattan distance, +1 or -1.
+
+    Examples
+    --------
+    >>> walk_gain(4, 5, 1, 4, 1), walk_gain(4, 5, 1, 5, 0), walk_gain(1, 5, 1, 4, 1)
+    (4, 1, 1)
+    """
+    return long_weight * (max(a0, b0) - max(a1, b1)) + SHORT_LEG_WEIGHT * (min(a0, b0) - min(a1, b1))
 
 
 @jit(inline="always")
 def steer_gain(cells, pos, state, row_step, col_step, r, c, nr, nc):
     """How much closer to its home the tile at logical (nr, nc) gets when the
-    blank at (r, c) moves there (it then sits at (r, c)): +1, 0 or -1."""
+    blank at (r, c) moves there (it then sits at (r, c)): :func:`walk_gain`,
+    weighted in mode ``STEER_WEIGHTED``, else +1 or -1."""
     v = cells[nr * row_step + nc * col_step]
     hr, hc = logical_cell(state, pos[state[FRAME_ROWS] * state[FRAME_COLS] + v])
-    return l1(nr, nc, hr, hc) - l1(r, c, hr, hc)
+    weight = long_leg_weight(state, state[STEER] == STEER_WEIGHTED, v)
+    return walk_gain(weight, abs(nr - hr), abs(nc - hc), abs(r - hr), abs(c - hc))
 
 
 @jit(inline="always")
@@ -75,8 +121,11 @@ def steered_plan(cells, pos, locked, state, rows, cols, row_step, col_step, br, 
 
 #: Half-width of the band round the straight line from the blank to its
 #: target that :func:`best_plan` searches, in cells of the longer leg (the
-#: work per route is about 2 x this x its length).
-BEST_PLAN_BAND = 4
+#: work per route is about 2 x this x its length): 8 with weighted gains (a
+#: wider band gains little more and costs time), 4 with unweighted gains (the
+#: solver before, ``STEER_BEST``).
+BEST_PLAN_BAND = 8
+UNWEIGHTED_PLAN_BAND = 4
 
 
 @jit_inner
@@ -99,9 +148,10 @@ def best_plan(cells, pos, locked, state, parent, queue, tr, tc, xr, xc):
     a = abs(tr - br)
     b = abs(tc - bc)
     width = b + 1
-    # The band: cells (i, j) of the box with |i b - j a| <= BEST_PLAN_BAND * max(a, b),
+    # The band: cells (i, j) of the box with |i b - j a| <= band * max(a, b),
     # row i from column lo to hi (rows of the band overlap, so it is connected).
-    reach = BEST_PLAN_BAND * max(a, b)
+    weighted = state[STEER] == STEER_WEIGHTED
+    reach = (BEST_PLAN_BAND if weighted else UNWEIGHTED_PLAN_BAND) * max(a, b)
     low = -(np.int64(1) << 40)  # unreachable (any real total is above it)
     size = state[FRAME_ROWS] * state[FRAME_COLS]
     home_rows = 2 * size if state[TRANSPOSED] == 0 else 3 * size  # logical rows of the homes
@@ -125,13 +175,16 @@ def best_plan(cells, pos, locked, state, parent, queue, tr, tc, xr, xc):
             best = low
             p = r * row_step + c * col_step
             if (r != xr or c != xc) and locked[p] == 0:  # inside the box: on the board
-                # The tile here moves against the step: +1 when that is toward its home.
+                # The tile here moves against the step: what that is worth (walk_gain).
                 v = cells[p]
+                w = long_leg_weight(state, weighted, v)
+                dr = abs(r - pos[home_rows + v])
+                dc = abs(c - pos[home_cols + v])
                 if i > 0 and j >= plo and j <= phi and queue[at - width] > low:
-                    best = queue[at - width] + (1 if (r - pos[home_rows + v]) * sr > 0 else -1)
+                    best = queue[at - width] + walk_gain(w, dr, dc, abs(r - sr - pos[home_rows + v]), dc)
                     parent[p] = down
                 if j > lo and queue[at - 1] > low:
-                    g = queue[at - 1] + (1 if (c - pos[home_cols + v]) * sc > 0 else -1)
+                    g = queue[at - 1] + walk_gain(w, dr, dc, dr, abs(c - sc - pos[home_cols + v]))
                     # ties: along the longer leg left, as the step-by-step steering does
                     if g > best or (g == best and a - i < b - j + 1):
                         best = g
@@ -166,7 +219,7 @@ def steered_route(cells, pos, locked, codes, state, parent, queue, tr, tc, xr, x
     first, then played.  Returns False (nothing played) when the walk gets
     blocked."""
     one = np.int64(1)
-    if state[STEER] == 2:
+    if state[STEER] == STEER_STEP:
         br, bc = logical_cell(state, state[BLANK_CELL])
         rows, cols, row_step, col_step = frame_steps(state)
         k = steered_plan(cells, pos, locked, state, rows, cols, row_step, col_step, br, bc, tr, tc, xr, xc, queue)

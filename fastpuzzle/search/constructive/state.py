@@ -40,10 +40,19 @@ ROUTED_MOVES = 10  # moves made by routes of the blank (statistics)
 RING_DEPTH = 11  # how many of the last moves the ring below still knows
 LINE_FIRST = 12  # labels of the line being placed: only their positions are kept
 LINE_LAST = 13
-STEER = 14  # 1: routes of the blank choose, step by step, the move that helps the tile it displaces
+STEER = 14  # how the blank's free choices are made: one of the STEER_* modes below
 RING = 16  # ring of the last RING_SIZE moves, indexed by move number
 RING_SIZE = 64
 STATE_SIZE = RING + RING_SIZE
+
+#: Steering modes (``state[STEER]``, the ``steer`` argument of ``lines.solve_kernel``): plain
+#: routes; the default, gains weighted by the tiles' walks (``routes.walk_gain``); routes steered
+#: step by step, and best routes, both with unweighted gains (the solver before: kept for the
+#: benchmark's side by side).
+STEER_PLAIN = 0
+STEER_WEIGHTED = 1
+STEER_STEP = 2
+STEER_BEST = 3
 
 #: Errors reported by the kernel (the first two would be bugs: the wrapper
 #: only passes solvable boards).
