@@ -52,6 +52,8 @@ FORMS = {
     "default": ({}, "new arrays every step (copy=True, the default)"),
     "step_random": ({"fused": True}, "the moves drawn in the step's own pass, copy=True"),
     "copy=False": ({"copy": False}, "the env's own arrays, overwritten by the next step"),
+    "step_random, one thread": ({"fused": True, "threads": 1},
+                                "step_random with numba.set_num_threads(1): the step on one core"),
 }
 
 
@@ -62,8 +64,11 @@ def _rates(run, count):
     return count / (time.perf_counter() - start), count / (time.process_time() - cpu)
 
 
-def _ours_runner(B, m, n, steps, copy=True, fused=False):
-    """A call that takes ``steps`` steps of a :class:`SlidingPuzzleVectorEnv` of ``B`` boards, its kernels warmed."""
+def _ours_runner(B, m, n, steps, copy=True, fused=False, threads=None):
+    """A call that takes ``steps`` steps of a :class:`SlidingPuzzleVectorEnv` of ``B`` boards, its kernels warmed
+    (on ``threads`` Numba threads when given, as a user limits them: ``numba.set_num_threads``)."""
+    import numba
+
     from fastpuzzle.env import SlidingPuzzleVectorEnv
 
     env = SlidingPuzzleVectorEnv(B, m, n, copy=copy)
@@ -76,7 +81,18 @@ def _ours_runner(B, m, n, steps, copy=True, fused=False):
         for _ in range(steps):
             step()
 
-    return run
+    if threads is None:
+        return run
+
+    def run_on_threads():
+        before = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            run()
+        finally:
+            numba.set_num_threads(before)
+
+    return run_on_threads
 
 
 def _ours(B, m, n, steps, copy=True, fused=False):

@@ -61,7 +61,8 @@ def compare(other, rounds: int = 4, m: int = 4) -> list[str]:
              f"after = {trees['after']}"]  # fmt: skip
     jumanji = all(r["jumanji"] for rs in runs.values() for r in rs)
     lines.append(f"{'':13} {'':7} {'steps/s':>9} {'per CPU-s':>10}" + (f" {'x jumanji':>10}" if jumanji else ""))
-    for form in (*FORMS, *(("jumanji",) if jumanji else ())):
+    forms = [form for form in FORMS if form in next(iter(runs.values()))[0]]  # those the child measures
+    for form in (*forms, *(("jumanji",) if jumanji else ())):
         for name in trees:
             rs = runs[name]
             wall, cpu = (float(np.median([r[form][k] for r in rs])) / 1e6 for k in (0, 1))
