@@ -148,9 +148,8 @@ def _is_goal_after(cells, goal, blank, src, tile):
 @jit
 def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, successors, kind, lc_tables, pdb_tables,
                goal, lc_state, pdb_state, stack, path, weight, mtm_tables, max_cost):  # fmt: skip
-    """One depth-first pass bounded by ``threshold`` (on ``g + h * weight``, see :data:`WEIGHT_ONE`) and by
-    ``max_cost`` on the plain ``g + h`` (> 0; single-tile moves only): returns ``(status, nodes, next_threshold,
-    length)``, status -1 with no goal (then the smallest ``f`` pruned by the threshold)."""
+    """One pass bounded by ``threshold`` (on ``g + h * weight``, :data:`WEIGHT_ONE`) and ``max_cost`` (on ``g + h``):
+    ``(status, nodes, next_threshold, length)``, status -1 with no goal (then the smallest ``f`` the threshold pruned)."""
     # Unpacked once here: the loop below sees plain arrays only.
     succ_count, succ_packed, automaton = successors
     stack_blank, stack_h, stack_next, stack_state, undo, child_at = stack
@@ -237,11 +236,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             if mtm_tables is not None:  # the multi-tile metric (see Heuristic)
                 step, h_weighted = slide_cost(h, op, last, src, tile, blank, tile_cell, room, reach, longest, slide_data,
                                               slide_tiles, slide_cells, slide_offsets, slide_weights)  # fmt: skip
-            if h_weighted > room:
-                if threshold - room + h_weighted < next_threshold:
+            if h_weighted > room or h > room + cap_slack:  # over the threshold, or no path of at most max_cost
+                if h_weighted > room and threshold - room + h_weighted < next_threshold:  # the cap's never lower it
                     next_threshold = threshold - room + h_weighted
-                continue
-            if h > room + cap_slack:  # no path of at most max_cost through it (tested after the common prune: cheaper)
                 continue
             path[as_unsigned(depth)] = op
             # a partition may leave tiles out: h == 0 off the goal
