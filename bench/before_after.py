@@ -46,14 +46,20 @@ print(json.dumps(out))
 """
 
 
-def measure(tree: pathlib.Path, count: int, cache: str) -> dict:
-    """One fresh process in ``tree``; returns its figures."""
-    env = dict(os.environ, PYTHONPATH=str(tree), FASTPUZZLE_CACHE=cache)
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(count)], cwd=tree, env=env,
+def run_in_checkout(tree: pathlib.Path, code: str, *args, **env) -> dict:
+    """``code`` run by a fresh Python in the checkout ``tree`` (its cwd and ``PYTHONPATH``, ``env`` added) with
+    ``args``; the JSON its last line prints (the side-by-side runs of this module and ``rl_before_after``)."""
+    env = dict(os.environ, PYTHONPATH=str(tree), **env)
+    proc = subprocess.run([sys.executable, "-c", code, *map(str, args)], cwd=tree, env=env,
                           capture_output=True, text=True)  # fmt: skip
     if proc.returncode:
         raise RuntimeError(f"the benchmark failed in {tree}:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def measure(tree: pathlib.Path, count: int, cache: str) -> dict:
+    """One fresh process in ``tree``; returns its figures."""
+    return run_in_checkout(tree, _CHILD, count, FASTPUZZLE_CACHE=cache)
 
 
 def compare(other, count: int = 10, rounds: int = 2) -> list[str]:

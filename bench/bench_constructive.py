@@ -51,6 +51,7 @@ from fastpuzzle.boards import goal_board, relabel_for_goal  # noqa: E402
 from fastpuzzle.search.constructive import relabelled_manhattan, solve_constructive  # noqa: E402
 from fastpuzzle.search.constructive.lines import solve_kernel  # noqa: E402
 from fastpuzzle.search.constructive.solver import blank_to_corner  # noqa: E402
+from fastpuzzle.search.constructive.state import STEER_BEST, STEER_PLAIN, STEER_STEP, STEER_WEIGHTED  # noqa: E402
 from fastpuzzle.solvability import is_solvable  # noqa: E402
 
 SOURCES = "sources' Python solver: 9.8 s at 40x40, 84 s at 60x60, 3.6-5.3x Manhattan, fails on 8x13"
@@ -124,45 +125,53 @@ def kernel_length(board, steer):
 STEER_CASES = [(10, 10, 50, 20), (30, 30, 10, 4), (100, 100, 2, 1), (300, 300, 1, 1), (50, 200, 2, 1)]
 
 
+#: The solvers before, side by side with the solver (``STEER_WEIGHTED``) on the same boards:
+#: (mode, the rows' label, what the ratio is against).
+BEFORE = (
+    (STEER_BEST, "steered unweighted (before)",
+     "the same boards with best routes and unweighted gains (the solver before), this run"),
+    (STEER_STEP, "steered step by step (before)",
+     "the same boards with routes steered step by step (the solver before), this run"),
+)
+
+
 def steer_rows(quick):
-    """Steered against plain routes on the same boards, in one run."""
+    """The solver against the solvers before (:data:`BEFORE`) and plain routes on the same boards, in one run."""
     rows = []
+    modes = (STEER_WEIGHTED, *(mode for mode, _, _ in BEFORE), STEER_PLAIN)
     for m, n, full, few in STEER_CASES:
         bound = 0
-        moves = {0: 0, 1: 0, 2: 0, 3: 0}
-        cpu = {0: 0.0, 1: 0.0, 2: 0.0, 3: 0.0}
+        moves = dict.fromkeys(modes, 0)
+        cpu = dict.fromkeys(modes, 0.0)
         count = few if quick else full
         for k in range(count):
             board = random_board(m, n, seed=m * 7919 + n + k)
             bound += manhattan(board)
-            for steer in (1, 3, 2, 0):
+            for steer in modes:
                 length, seconds = kernel_length(board, steer)
                 moves[steer] += length
                 cpu[steer] += seconds
-        new, old, greedy, flat = moves[1] / bound, moves[0] / bound, moves[2] / bound, moves[3] / bound
+        new, plain = moves[STEER_WEIGHTED] / bound, moves[STEER_PLAIN] / bound
         label = f"{m}x{n}"
         boards = f"{count} board{'s' if count > 1 else ''}"
         base = "the same boards with plain routes (the solver before), this run"
+        unweighted = moves[STEER_BEST] / bound
         rows.append(dict(family="constructive", name=f"length/Manhattan {label}, steered", value=new, unit="x",
-                         ratio=new / old, baseline=base, note=f"{boards}; unweighted (before) {flat:.3f}x, plain routes {old:.3f}x"))
-        rows.append(dict(family="constructive", name=f"length/Manhattan {label}, plain routes (before)", value=old,
+                         ratio=new / plain, baseline=base,
+                         note=f"{boards}; unweighted (before) {unweighted:.3f}x, plain routes {plain:.3f}x"))
+        rows.append(dict(family="constructive", name=f"length/Manhattan {label}, plain routes (before)", value=plain,
                          unit="x", ratio=None, baseline=None, note=boards))
-        unweighted = "the same boards with best routes and unweighted gains (the solver before), this run"
-        rows.append(dict(family="constructive", name=f"length/Manhattan {label}, steered unweighted (before)",
-                         value=flat, unit="x", ratio=new / flat, baseline=unweighted, note=boards))
-        rows.append(dict(family="constructive", name=f"CPU s {label}, steered unweighted (before)",
-                         value=cpu[3] / count, unit="s CPU", ratio=cpu[1] / cpu[3], baseline=unweighted,
-                         note=f"{boards}, per board"))
-        step = "the same boards with routes steered step by step (the solver before), this run"
-        rows.append(dict(family="constructive", name=f"length/Manhattan {label}, steered step by step (before)",
-                         value=greedy, unit="x", ratio=new / greedy, baseline=step, note=boards))
-        rows.append(dict(family="constructive", name=f"CPU s {label}, steered step by step (before)",
-                         value=cpu[2] / count, unit="s CPU", ratio=cpu[1] / cpu[2], baseline=step,
-                         note=f"{boards}, per board"))
-        rows.append(dict(family="constructive", name=f"CPU s {label}, steered", value=cpu[1] / count, unit="s CPU",
-                         ratio=cpu[1] / cpu[0], baseline=base,
-                         note=f"{boards}, per board; plain {cpu[0] / count:.4f} s, {cpu[1] / cpu[0]:.2f}x plain"))
-        rows.append(dict(family="constructive", name=f"CPU s {label}, plain routes (before)", value=cpu[0] / count,
+        for mode, what, against in BEFORE:
+            rows.append(dict(family="constructive", name=f"length/Manhattan {label}, {what}", value=moves[mode] / bound,
+                             unit="x", ratio=moves[STEER_WEIGHTED] / moves[mode], baseline=against, note=boards))
+            rows.append(dict(family="constructive", name=f"CPU s {label}, {what}", value=cpu[mode] / count,
+                             unit="s CPU", ratio=cpu[STEER_WEIGHTED] / cpu[mode], baseline=against,
+                             note=f"{boards}, per board"))
+        ours, flat = cpu[STEER_WEIGHTED], cpu[STEER_PLAIN]
+        rows.append(dict(family="constructive", name=f"CPU s {label}, steered", value=ours / count, unit="s CPU",
+                         ratio=ours / flat, baseline=base,
+                         note=f"{boards}, per board; plain {flat / count:.4f} s, {ours / flat:.2f}x plain"))
+        rows.append(dict(family="constructive", name=f"CPU s {label}, plain routes (before)", value=flat / count,
                          unit="s CPU", ratio=None, baseline=None, note=f"{boards}, per board"))
     return rows
 

@@ -14,14 +14,12 @@ checkout needs ``bench/bench_rl.py`` with ``_ours`` and ``_jumanji_rate``.
 
 from __future__ import annotations
 
-import json
 import os
 import pathlib
-import subprocess
-import sys
 
 import numpy as np
 
+from bench.before_after import run_in_checkout
 from bench.bench_rl import FORMS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -42,11 +40,7 @@ print(json.dumps(out))
 
 def measure(tree: pathlib.Path, m: int) -> dict:
     """One fresh process in ``tree``: ``{form: (steps/s, steps per CPU-second)}``, jumanji's or None."""
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(m)], cwd=tree, env=env, capture_output=True, text=True)
-    if proc.returncode:
-        raise RuntimeError(f"the benchmark failed in {tree}:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+    return run_in_checkout(tree, _CHILD, m)
 
 
 def compare(other, rounds: int = 4, m: int = 4) -> list[str]:

@@ -74,7 +74,7 @@ STATUS_FOUND = 0  #: a shortest solution was found
 STATUS_NODES = 1  #: the node budget ran out
 STATUS_TIME = 2  #: the time limit ran out
 STATUS_DEPTH = 3  #: the threshold outgrew the stack: grow it and resume (internal)
-STATUS_EXHAUSTED = 4  #: no node was pruned and none reached the goal: with ``max_cost``, no solution that short (a proof); without, it cannot happen on a solvable board
+STATUS_EXHAUSTED = 4  #: nothing pruned, no goal: with ``max_cost`` a proof that none is that short, else a bug
 STATUS_BOUND = 5  #: depth-bounded mode: no solution of at most ``max_length`` moves (proved)
 
 #: Weights are fixed-point numbers: ``weight = w * WEIGHT_ONE``.  The engine

@@ -28,9 +28,9 @@ import numpy as np
 from ..._jit import jit, jit_inner
 from ...moves import COL_STEP, ROW_STEP, step_cell
 from .state import (
-    LINE_FIRST, LINE_LAST, BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, RIGHT, STEER, STEER_STEP,
-    STEER_WEIGHTED, TRANSPOSED, UP,
-    cell_free_unpacked, frame_steps, l1, logical_cell, physical_cell, run_blank,
+    BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, LINE_FIRST, LINE_LAST, RIGHT, STEER,
+    STEER_STEP, STEER_WEIGHTED, TRANSPOSED, UP,
+    cell_free_unpacked, frame_steps, logical_cell, physical_cell, run_blank,
 )  # fmt: skip
 
 
