@@ -156,6 +156,36 @@ def test_beam_reaches_the_goal_never_shorter_than_optimal(shape, heuristic):
         assert _replay(board, codes, m, n).tolist() == goal.tolist()
 
 
+@pytest.mark.parametrize("shape", [(3, 5), (6, 6), (7, 4)])
+def test_beam_child_h_matches_linear_conflict_from_scratch(shape):
+    """The beam rescans only the line of the moved tile's goal: every child's ``h`` equals the
+    heuristic of the child computed from scratch (tests/naive.py), for any goal."""
+    from fastpuzzle.moves import step_offset
+    from fastpuzzle.search.beam import _child_h
+    from fastpuzzle.search.heuristics import goal_coordinates
+    from tests.naive import linear_conflict as naive_lc
+
+    m, n = shape
+    rng = np.random.default_rng(7)
+    for _ in range(15):
+        goal = rng.permutation(m * n).reshape(m, n)
+        goal_row, goal_col = goal_coordinates(goal)
+        board = rng.permutation(m * n).astype(np.uint8)
+        h = naive_lc(board.tolist(), m, n, goal.ravel().tolist())
+        b = int(np.flatnonzero(board == 0)[0])
+        r, col = divmod(b, n)
+        for op, legal in enumerate((r > 0, col > 0, col < n - 1, r < m - 1)):
+            if not legal:
+                continue
+            src = b + step_offset(op, n)
+            t = int(board[src])
+            got = _child_h(board[None, :].copy(), 0, b, src, t, h, r, col, goal_row, goal_col, True,
+                           np.empty(max(m, n), np.int64), m, n)
+            child = board.copy()
+            child[b], child[src] = t, 0
+            assert got == naive_lc(child.tolist(), m, n, goal.ravel().tolist())
+
+
 def test_beam_finish_splices_the_finishers_moves():
     """A beam stopped after one stalled layer hands its best board to ``finish``; the path is joined there."""
     from fastpuzzle.search.beam import beam_search

@@ -62,19 +62,24 @@ def _counting_order(keys, items, n_keys):
 
 
 @jit
-def _child_h(board, b, src, t, h, r, col, goal_row, goal_col, use_lc, seq, m, n):
-    """``h`` of the child where tile ``t`` slides from ``src`` into the blank at ``b`` (``board`` is restored)."""
+def _child_h(boards, i, b, src, t, h, r, col, goal_row, goal_col, use_lc, seq, m, n):
+    """``h`` of the child of ``boards[i]`` where tile ``t`` slides from ``src`` into the blank at ``b``
+    (the board is restored)."""
     gr, gc = goal_row[t], goal_col[t]
     child = h + abs(r - gr) + abs(col - gc) - abs(src // n - gr) - abs(src % n - gc)
     if use_lc:
-        # a vertical move changes the tile's row (two rows' conflicts), a horizontal one its column
-        first, second = (src // n, r) if src % n == col else (m + src % n, m + col)
-        child -= line_conflict_penalty(board, m, n, first, goal_row, goal_col, seq)
-        child -= line_conflict_penalty(board, m, n, second, goal_row, goal_col, seq)
-        board[b], board[src] = t, 0
-        child += line_conflict_penalty(board, m, n, first, goal_row, goal_col, seq)
-        child += line_conflict_penalty(board, m, n, second, goal_row, goal_col, seq)
-        board[b], board[src] = 0, t
+        # only the line of the tile's goal changes its sequence: a vertical move keeps the column's order
+        # and changes the tile's row, which counts in the row sequence only if it is the tile's goal row
+        if src % n == col:
+            line = gr if gr == r or gr == src // n else -1
+        else:
+            line = m + gc if gc == col or gc == src % n else -1
+        if line >= 0:
+            board = boards[i]  # a view only here: each one costs a reference count
+            child -= line_conflict_penalty(board, m, n, line, goal_row, goal_col, seq)
+            board[b], board[src] = t, 0
+            child += line_conflict_penalty(board, m, n, line, goal_row, goal_col, seq)
+            board[b], board[src] = 0, t
     return child
 
 
@@ -104,7 +109,7 @@ def _layer(boards, h, blank, prev, hashes, m, n, goal_row, goal_col, use_lc, zob
                 continue
             src = b + step_offset(op, n)
             t = np.int64(boards[i, src])
-            child_h = _child_h(boards[i], b, src, t, h[i], r, col, goal_row, goal_col, use_lc, seq, m, n)
+            child_h = _child_h(boards, i, b, src, t, h[i], r, col, goal_row, goal_col, use_lc, seq, m, n)
             if child_h == 0:
                 parent[0], move[0] = i, op
                 out_boards[0] = boards[i]

@@ -92,8 +92,12 @@ def _manhattan_one(cells, n, grow, gcol):
 
 @jit
 def _lis_removals(seq, k):
-    """``k - LIS(seq[:k])`` (strictly increasing), by patience sorting."""
-    tails = np.empty(max(k, 1), np.int64)
+    """``k - LIS(seq[:k])`` (strictly increasing), by patience sorting; ``seq[:k]`` is overwritten.
+
+    The pile tops live in the prefix of ``seq`` already read (there are never more piles than
+    values read), so the hot loops that call this allocate nothing.
+    """
+    tails = seq
     size = 0
     for i in range(k):
         x = seq[i]
