@@ -4,7 +4,7 @@ Layer by layer from the start, every board of the beam is expanded (the move
 that undoes the one before left out) and the ``width`` children of smallest
 ``h`` kept, each board once and none seen in an earlier layer (a table of
 Zobrist hashes, or the beam cycles); the first child at ``h = 0`` is the goal.
-``h`` is Manhattan plus the linear conflicts of the two lines a move changes
+``h`` is Manhattan plus linear conflicts, rescanned on the one line a move can change
 (on a 35-puzzle of DeepCubeA's set, width 10^5: 142 moves against 156 with
 Manhattan alone).  A layer costs time linear in its children: they are
 bucketed by ``h`` (ties broken by the hash), not sorted.  Nothing is proved:
