@@ -276,6 +276,32 @@ def test_time_budget_stops():
     assert res.status[0] == "budget" and res.lengths[0] == -1 and res.moves[0] == ""
 
 
+def test_time_limit_counts_from_the_call(monkeypatch):
+    """Setting the search up (reading a database from disk) spends the time limit too: the search
+    gets what is left, and still answers when nothing is."""
+    import time
+
+    from fastpuzzle.search import solve as solve_module
+
+    make, run, handed = solve_module._make_search, solve_module._solve_one, []
+
+    def slow_setup(*args, **kwargs):
+        time.sleep(0.3)
+        return make(*args, **kwargs)
+
+    def record(*args):
+        handed.append(args[6])
+        return run(*args)
+
+    monkeypatch.setattr(solve_module, "_make_search", slow_setup)
+    monkeypatch.setattr(solve_module, "_solve_one", record)
+    board = fp.random_solvable(5, 5, count=1, seed=3)[0]
+    fp.solve(board, time_limit=2.0)
+    sol = fp.solve(board, time_limit=0.2)
+    assert handed[0] <= 1.7 and handed[1] == solve_module.MIN_SEARCH_SECONDS
+    assert sol.verify(board) and sol.lower_bound <= sol.length
+
+
 def test_24_puzzle_with_budget():
     rows = [r.split() for r in (DATA / "korf24_50.txt").read_text().splitlines() if r and not r.startswith("#")]
     board = np.array([int(v) for v in rows[0][:25]]).reshape(5, 5)

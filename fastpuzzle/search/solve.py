@@ -23,6 +23,7 @@ from ..moves import PRUNE_LENGTH, slide_codes
 from ..notation import check_metric, count_moves, decode_moves
 from . import ida
 from .anytime import DEFAULT_TIME_LIMIT, anytime_search
+from .clock import clock
 from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
 from .pdb import GoalPlan, choose_database
@@ -56,6 +57,11 @@ _STATUS = {
 
 
 # ------------------------------------------------------------------ validation
+
+
+#: Seconds a search still gets when setting it up (reading its database) took the whole time limit:
+#: enough for the fallback answer, which ``method="auto"`` always returns.
+MIN_SEARCH_SECONDS = 1e-3
 
 
 def check_options(*, heuristic="linear_conflict", method="auto", max_nodes=None, time_limit=None, database=None):
@@ -303,7 +309,8 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
         Refused (``ValueError``) with ``method="constructive"``, which
         searches no nodes; with ``"auto"`` it bounds the search only.
     time_limit : float, optional
-        Stop after about this many seconds (status ``"budget"``).  The
+        Stop after about this many seconds (status ``"budget"``), counted
+        from the call: reading a pattern database from disk spends it too.  The
         constructive solver checks it after each row or column it places
         and, out of time, returns status ``"budget"`` with no moves.
     method : {"auto", "ida", "constructive"}
@@ -365,6 +372,7 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     >>> s.verify([[1, 2, 3], [4, 0, 6], [7, 5, 8]])
     True
     """
+    started = clock()  # the time limit counts from here: reading a database from disk is part of the call
     max_nodes, time_limit = check_options(heuristic=heuristic, method=method, max_nodes=max_nodes,
                                           time_limit=time_limit, database=database)  # fmt: skip
     refuse_node_budget(method, max_nodes)
@@ -383,6 +391,8 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     if np.array_equal(cells, target.ravel()):
         return Solution(np.zeros(0, np.uint8), status="optimal", nodes=0, seconds=0.0, method=which, heuristic=label,
                         lower_bound=0, metric=metric)  # fmt: skip
+    if time_limit is not None:
+        time_limit = max(MIN_SEARCH_SECONDS, time_limit - (clock() - started))
     sol = _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric)
     if metric == "mtm" and method == "auto" and not sol.solved:
         sol = folded_fallback(cells, target, m, n, sol)
