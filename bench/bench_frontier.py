@@ -140,6 +140,28 @@ def automaton_rows(db, which, shallower=10) -> list[dict]:
     return rows
 
 
+def _table_order(search, db):
+    """The engine of ``search`` with the moves in the successor tables' order alone (no moves toward
+    the goal first): the side-by-side of the move order."""
+    return ida.Heuristic(search.engine.m, search.engine.n, db.goal, "pdb", db, order=search.plan.move_order,
+                         toward_first=False)  # fmt: skip
+
+
+def order_rows(db, which) -> list[dict]:
+    """Moves toward the goal first against the tables' order alone, side by side on Korf's 24-puzzles."""
+    inst = read_instances("korf24_50.txt", 25)
+    search, _ = _engines(db)
+    plain = _table_order(search, db)
+    rows = []
+    for i in which:
+        board, length = inst[i - 1]
+        n0, c0 = _solve(search, plain, board, length)
+        n1, c1 = _solve(search, search.engine, board, length)
+        rows.append(_row(f"korf24 #{i} moves toward the goal first / table order: nodes", round(n1 / n0, 3), "",
+                         note=f"{n1:,} vs {n0:,} nodes; cpu {c1:.2f} s vs {c0:.2f} s (ratio {c1 / c0:.2f})"))  # fmt: skip
+    return rows
+
+
 def dual_rows(dbs, count) -> list[dict]:
     rows = []
     for db in dbs:
@@ -195,7 +217,24 @@ def fifteen_rows(quick) -> list[dict]:
                      note=f"move automaton of {PRUNE_LENGTH} moves (the default); {cpu:.2f} s cpu in all; "
                      "ratio = nodes / goal"))  # fmt: skip
     rows.append(_before_last_pass(f"korf{len(korf)}", korf, nodes))
+    rows.append(_korf100_table_order(korf, db, nodes))
     return rows
+
+
+def _korf100_table_order(instances, db, nodes) -> dict:
+    """Korf's 100 with the moves in the tables' order alone, side by side with the default."""
+    search = search_setup(4, 4, np.r_[np.arange(1, 16), 0].reshape(4, 4), "pdb")
+    plain = _table_order(search, db)
+    before = 0
+    for b, n in instances:
+        cells = search.map_boards(b.reshape(1, 16).astype(np.uint8))[0]
+        status, codes, count, _ = ida.ida_search(cells, plain)
+        if status != ida.STATUS_FOUND or len(codes) != n:
+            raise SystemExit(f"korf100, table order: status {status}, {len(codes)} moves, expected {n}")
+        before += count
+    k = len(instances)
+    return _row(f"korf{k} 7-8 +reflection nodes per instance, moves toward the goal first / table order",
+                round(nodes / before, 3), "", note=f"{round(nodes / k):,} vs {round(before / k):,} nodes per instance")
 
 
 def _before_last_pass(label, instances, nodes) -> dict:
@@ -274,6 +313,7 @@ def run(quick: bool, kf_all: bool | None = None) -> list[dict]:
         rows.extend(korf24_rows(db24, (38, 40), before=not quick, solved=solved))
         if not quick:
             rows.extend(automaton_rows(db24, (38, 40)))
+            rows.extend(order_rows(db24, (38, 40)))
         every = [i for i, v in korf_felner_nodes().items() if v < 10**10]
         rows.extend(kf15_rows(db24, solved, run=every if kf_all else () if quick else KF_FULL))
     dbs = [pdb.build("6-6-3", progress=False)] + [pdb.load(k) for k in ("7-8", "6-6-6-6") if k in have]

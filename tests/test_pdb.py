@@ -275,8 +275,8 @@ def test_options_refused_like_solve(db44, options, error, match):
 @pytest.mark.slow
 def test_node_counts_equal_plain_ida(partition, prune, bfs3, rng):
     """The engine with a pattern database counts nodes as a plain recursive
-    IDA* with the same heuristic and move automaton (Korf's count), partial
-    partitions included."""
+    IDA* with the same heuristic, move automaton and move order (the moves that
+    bring their tile closer first; Korf's count), partial partitions included."""
     automaton = move_automaton(PRUNE[prune])
     db = pdb.build_partition((3, 3), partition)
     g = naive.cells_of(naive.goal(3, 3))
@@ -293,7 +293,7 @@ def test_node_counts_equal_plain_ida(partition, prune, bfs3, rng):
     boards = [np.array(states[i]).reshape(3, 3) for i in rng.choice(len(states), 6, replace=False)]
     many = solve_many_pdb(np.stack(boards), database=db, prune=prune)
     for b, s_many in zip(boards, many):
-        length, nodes = naive.ida_nodes(naive.cells_of(b), 3, 3, g, h, automaton)
+        length, nodes = naive.ida_nodes(naive.cells_of(b), 3, 3, g, h, automaton, toward_first=True)
         if length == 0:
             nodes = 0  # no search from the goal itself
         s = solve_pdb(b, database=db, prune=prune)

@@ -231,7 +231,7 @@ def dual_lookup(db, boards) -> np.ndarray:
     if batch.ndim != 3 or batch.shape[1:] != tuple(db.shape):
         raise ShapeError(batch.shape, f"boards must be a (B, {db.shape[0]}, {db.shape[1]}) batch, got shape {batch.shape}",
                          expected=tuple(db.shape))  # fmt: skip
-    data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect = pdb_kernel_tables(db)
+    data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect, _ = pdb_kernel_tables(db)
     flat = np.ascontiguousarray(batch.reshape(batch.shape[0], -1).astype(np.int64))
     return _dual_batch(flat, data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect,
                        *dual_kernel_tables(db))  # fmt: skip

@@ -308,15 +308,26 @@ def reflection_applies(goal: np.ndarray, partition) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def pdb_kernel_tables(db: PatternDatabase) -> tuple:
+def pdb_kernel_tables(db: PatternDatabase, toward_first: bool = True) -> tuple:
     """Arrays of ``db`` in the order the engine reads them.
 
     ``(data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map,
-    reflect)``.
+    reflect, goal_distance)``; ``goal_distance[t * N + c]`` is the Manhattan
+    distance from cell ``c`` to tile ``t``'s goal cell (the engine tries the
+    moves that bring their tile closer first: in the last pass it meets the
+    goal sooner; the passes before search every node below their bound in any
+    order).  ``toward_first=False`` gives zeros: no move is closer, the order is
+    the successor tables' alone.
     """
     data = np.asarray(db.data).view(np.ndarray).view()
     data.setflags(write=False)  # one type for loaded (memory-mapped) and built tables
-    return (data,) + tuple(db._kernel_arrays()) + (int(db.reflect),)
+    m, n = db.shape
+    goal_cell = np.zeros(m * n, np.int64)
+    goal_cell[np.asarray(db.goal).ravel()] = np.arange(m * n)
+    cell = np.arange(m * n)
+    goal_distance = np.abs(goal_cell[:, None] // n - cell // n) + np.abs(goal_cell[:, None] % n - cell % n)
+    goal_distance = np.ascontiguousarray(goal_distance.ravel()) * int(toward_first)
+    return (data,) + tuple(db._kernel_arrays()) + (int(db.reflect), goal_distance)
 
 
 @jit
@@ -391,7 +402,7 @@ def rank_step(cells, x, y, t, p, r, pattern_of, tile_weight, cell_map, tile_map)
 
 @jit(inline="always")
 def pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, pattern_of, cell_map,
-                 tile_map, reflect, at, tile_weight, child_at):  # fmt: skip
+                 tile_map, reflect, at, tile_weight, goal_distance, child_at):  # fmt: skip
     """Where the children of the node (blank on ``blank``) are read in ``data``, each asked for at once.
 
     ``child_at[depth, 2 j]``: the index of the table entry of the pattern of
@@ -399,8 +410,11 @@ def pdb_children(cells, blank, first, count, state, depth, succ_packed, automato
     no pattern, or the move automaton prunes the move); ``2 j + 1`` the same
     on the reflected board.  Each is the node's index ``at`` plus
     :func:`rank_step`, and is prefetched
-    (:func:`fastpuzzle.search.pdb.ranking.prefetch`).
+    (:func:`fastpuzzle.search.pdb.ranking.prefetch`).  ``child_at[depth, 8 + j]``:
+    1 when successor ``j`` moves its tile toward its goal cell (``goal_distance``,
+    see :func:`pdb_kernel_tables`), which the engine tries first.
     """
+    n_cells = cells.shape[0]
     for j in range(count):
         packed = succ_packed[first + j]
         child_at[depth, 2 * j] = -1
@@ -409,6 +423,7 @@ def pdb_children(cells, blank, first, count, state, depth, succ_packed, automato
             continue
         src = packed >> 2
         tile = np.int64(cells[src])
+        child_at[depth, 8 + j] = goal_distance[tile * n_cells + blank] < goal_distance[tile * n_cells + src]
         p = pattern_of[tile]
         if p >= 0:
             k = at[0, p] + rank_step(cells, src, blank, tile, p, 0, pattern_of, tile_weight, cell_map, tile_map)
