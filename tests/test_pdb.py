@@ -301,6 +301,32 @@ def test_node_counts_equal_plain_ida(partition, prune, bfs3, rng):
         assert s.verify(b) and s.method == s_many.method == "ida"
 
 
+@pytest.mark.parametrize("toward_first", [True, False])
+def test_move_order_option_matches_plain_ida(toward_first, bfs3, rng):
+    """``Heuristic(toward_first=False)`` (the side-by-side rows' engine) tries the moves in the
+    tables' order alone, the default the moves toward the goal first: each counts nodes as a plain
+    recursive IDA* in its order; a flag that is not a bool is refused."""
+    from fastpuzzle.search import ida
+
+    db = pdb.build_partition((3, 3), [(1, 2, 3, 4), (5, 6, 7, 8)])
+    engine = ida.Heuristic(3, 3, db.goal, "pdb", db, toward_first=toward_first)
+    g = naive.cells_of(naive.goal(3, 3))
+    automaton = move_automaton(PRUNE["automaton"])
+
+    def h(cells, m, n, goal_cells):
+        return int(db.lookup(np.array(cells).reshape(m, n)))
+
+    states = list(bfs3)
+    for i in rng.choice(len(states), 5, replace=False):
+        b = np.array(states[i]).reshape(3, 3)
+        if not b.ravel().tolist() == g:
+            length, nodes = naive.ida_nodes(naive.cells_of(b), 3, 3, g, h, automaton, toward_first=toward_first)
+            status, codes, count, _ = ida.ida_search(b.ravel().astype(np.uint8), engine)
+            assert (len(codes), count) == (length, nodes)
+    with pytest.raises(TypeError, match="toward_first"):
+        ida.Heuristic(3, 3, db.goal, "pdb", db, toward_first="no")
+
+
 def test_errors(db44):
     with pytest.raises(ValueError, match="the board cannot reach the goal"):
         solve_pdb([[1, 2, 3], [4, 5, 6], [8, 7, 0]], database=db44)

@@ -45,6 +45,7 @@ import time
 
 import numpy as np
 
+from .. import options
 from .._jit import jit
 from ..boards import board_dtype
 from ..errors import OptionError
@@ -476,7 +477,7 @@ class Heuristic:
         self.lc_tables = self.pdb_tables = None
         if name == "pdb":
             self.kind = KIND_PDB
-            self.pdb_tables = pdb_kernel_tables(database, toward_first)
+            self.pdb_tables = pdb_kernel_tables(database, options.flag(toward_first, "toward_first"))
         else:
             tables = search_tables(m, n, goal)
             self.lc_tables = tables.kernel_tables()
