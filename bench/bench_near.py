@@ -11,7 +11,9 @@ Times are CPU seconds of this process per board (the budget itself is wall time)
 from __future__ import annotations
 
 import os
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -121,6 +123,60 @@ def bound_rows(count=50) -> list:
     return rows
 
 
+# The beam's node rate, run in this process or in another checkout (``--against``): only
+# ``beam_search`` with ``stats`` and ``max_depth`` is needed, which every checkout since the beams has.
+_BEAM_CHILD = r"""
+import json, sys, time
+import numpy as np
+import fastpuzzle as fp
+from fastpuzzle.search.beam import beam_search
+width, layers = int(sys.argv[1]), int(sys.argv[2])
+goal = fp.goal_board(10, 10).ravel()
+boards = [b.ravel().astype(np.uint8) for b in fp.random_solvable(10, 10, count=2, seed=2024)]
+out = {}
+for heuristic in ("linear_conflict", "manhattan"):
+    beam_search(boards[0], 10, 10, goal, 10, heuristic=heuristic, max_depth=5)  # compile
+    children, cpu = 0, 0.0
+    for b in boards:
+        stats = np.zeros(1, np.int64)
+        c0 = time.process_time()
+        beam_search(b, 10, 10, goal, width, heuristic=heuristic, max_depth=layers, stats=stats)
+        cpu += time.process_time() - c0
+        children += int(stats[0])
+    out[heuristic] = children / cpu
+print(json.dumps(out))
+"""
+
+
+def beam_rows(quick: bool = False) -> list:
+    """Children the beam generates per CPU second on 10x10 (width 4,000), ranked by linear conflict,
+    side by side with the same beam ranked by Manhattan distance alone (no line to rescan)."""
+    from bench.before_after import run_in_checkout
+
+    layers = 100 if quick else 300
+    rate = run_in_checkout(Path(__file__).resolve().parents[1], _BEAM_CHILD, 4000, layers)
+    lc, md = rate["linear_conflict"], rate["manhattan"]
+    return [_row("beam search 10x10, width 4,000: children per CPU second", lc, "children/s", ratio=lc / md,
+                 baseline=md, note=f"2 boards, {layers} layers each; ratio over the same beam ranked by Manhattan "
+                 "distance alone (the baseline)")]  # fmt: skip
+
+
+def beam_against(other: str, rounds: int = 3) -> None:
+    """The beam's rates in this checkout and in ``other``, alternating, best of ``rounds`` each."""
+    from bench.before_after import run_in_checkout
+
+    trees = {"this": Path(__file__).resolve().parents[1], "other": Path(other).resolve()}
+    best = {k: {} for k in trees}
+    for _ in range(rounds):
+        for name, tree in trees.items():
+            for heuristic, rate in run_in_checkout(tree, _BEAM_CHILD, 4000, 300).items():
+                best[name][heuristic] = max(best[name].get(heuristic, 0.0), rate)
+    for heuristic in ("linear_conflict", "manhattan"):
+        this, that = best["this"][heuristic], best["other"][heuristic]
+        print(f"beam 10x10 width 4,000, {heuristic}: {this / 1e6:.2f} M children/s here, {that / 1e6:.2f} M in "
+              f"{trees['other']} ({this / that:.2f}x)")
+
+
 def run(quick: bool = False) -> list:
     """Rows {family, name, value, unit, ratio, baseline, note}; ``quick``: one or two boards, short budgets."""
     from fastpuzzle import pdb
@@ -134,4 +190,15 @@ def run(quick: bool = False) -> list:
         count = small if quick else (int(more) if more else full)
         if count:
             rows += _bench_set(shape, quick_limit if quick else limit, count)
+    rows += beam_rows(quick)
     return rows if quick else rows + bound_rows()
+
+
+if __name__ == "__main__":
+    # python bench/bench_near.py --against DIR: the beam's rates here and in another checkout
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    if len(sys.argv) == 3 and sys.argv[1] == "--against":
+        beam_against(sys.argv[2])
+    else:
+        for r in run("--quick" in sys.argv):
+            print(f"{r['name']:<70} {r['value']!s:>14} {r['unit']:<6} {r['note']}")
