@@ -223,7 +223,7 @@ def fifteen_rows(quick) -> list[dict]:
 
 def _korf100_table_order(instances, db, nodes) -> dict:
     """Korf's 100 with the moves in the tables' order alone, side by side with the default."""
-    search = search_setup(4, 4, np.r_[np.arange(1, 16), 0].reshape(4, 4), "pdb")
+    search = _Search(4, 4, np.r_[np.arange(1, 16), 0].reshape(4, 4), "pdb", db, PRUNE_LENGTH)
     plain = _table_order(search, db)
     before = 0
     for b, n in instances:

@@ -160,9 +160,11 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
     if pdb_tables is not None:
         data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect, goal_distance = pdb_tables
         pos, rpos, values, sums, buf, at, tile_weight = pdb_state
+        order = np.int64(goal_distance.shape[0] > 0 and mtm_tables is None)  # two passes: toward the goal first
     if lc_tables is not None:
         move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
         line_codes, line_penalty, seq = lc_state
+        order = np.int64(0)
     if mtm_tables is not None:
         reach, longest, slide_data, slide_tiles, slide_cells, slide_offsets, slide_weights = mtm_tables
         tile_cell = tile_cells(cells)  # where each tile is, for the slide databases
@@ -180,7 +182,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
     if pdb_tables is not None:
         pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, pattern_of, cell_map,
                      tile_map, reflect, at, tile_weight, goal_distance, child_at)  # fmt: skip
-    k, order = 0, np.int64(pdb_tables is not None and mtm_tables is None)  # order: two passes over the moves
+    k = 0
     while True:
         if k < count << order:
             j = k if k < count else k - count  # the successor; with order, pass 2 goes over them again

@@ -28,6 +28,7 @@ from ...atomic import save_array, write_text
 from ...cachefile import describe_array
 from ...boards import as_boards, relabel_table
 from ...errors import BoardError, OptionError, OptionTypeError, ShapeError
+from ...manhattan import manhattan_table
 from ...moves import board_symmetries
 from .ranking import placement_weights, prefetch, rank_placement
 
@@ -313,20 +314,17 @@ def pdb_kernel_tables(db: PatternDatabase, toward_first: bool = True) -> tuple:
 
     ``(data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map,
     reflect, goal_distance)``; ``goal_distance[t * N + c]`` is the Manhattan
-    distance from cell ``c`` to tile ``t``'s goal cell (the engine tries the
+    distance from cell ``c`` to tile ``t``'s goal cell
+    (:func:`fastpuzzle.manhattan.manhattan_table`; the engine tries the
     moves that bring their tile closer first: in the last pass it meets the
     goal sooner; the passes before search every node below their bound in any
-    order).  ``toward_first=False`` gives zeros: no move is closer, the order is
-    the successor tables' alone.
+    order).  ``toward_first=False`` gives it empty: the engine keeps the
+    successor tables' order alone, in one pass.
     """
     data = np.asarray(db.data).view(np.ndarray).view()
     data.setflags(write=False)  # one type for loaded (memory-mapped) and built tables
-    m, n = db.shape
-    goal_cell = np.zeros(m * n, np.int64)
-    goal_cell[np.asarray(db.goal).ravel()] = np.arange(m * n)
-    cell = np.arange(m * n)
-    goal_distance = np.abs(goal_cell[:, None] // n - cell // n) + np.abs(goal_cell[:, None] % n - cell % n)
-    goal_distance = np.ascontiguousarray(goal_distance.ravel()) * int(toward_first)
+    goal_distance = manhattan_table(db.goal).astype(np.int64).ravel()
+    goal_distance = np.ascontiguousarray(goal_distance if toward_first else goal_distance[:0])
     return (data,) + tuple(db._kernel_arrays()) + (int(db.reflect), goal_distance)
 
 
@@ -412,7 +410,7 @@ def pdb_children(cells, blank, first, count, state, depth, succ_packed, automato
     :func:`rank_step`, and is prefetched
     (:func:`fastpuzzle.search.pdb.ranking.prefetch`).  ``child_at[depth, 8 + j]``:
     1 when successor ``j`` moves its tile toward its goal cell (``goal_distance``,
-    see :func:`pdb_kernel_tables`), which the engine tries first.
+    see :func:`pdb_kernel_tables`; not written when it is empty), which the engine tries first.
     """
     n_cells = cells.shape[0]
     for j in range(count):
@@ -423,7 +421,8 @@ def pdb_children(cells, blank, first, count, state, depth, succ_packed, automato
             continue
         src = packed >> 2
         tile = np.int64(cells[src])
-        child_at[depth, 8 + j] = goal_distance[tile * n_cells + blank] < goal_distance[tile * n_cells + src]
+        if goal_distance.shape[0]:  # empty: the tables' order alone
+            child_at[depth, 8 + j] = goal_distance[tile * n_cells + blank] < goal_distance[tile * n_cells + src]
         p = pattern_of[tile]
         if p >= 0:
             k = at[0, p] + rank_step(cells, src, blank, tile, p, 0, pattern_of, tile_weight, cell_map, tile_map)
