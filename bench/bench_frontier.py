@@ -18,7 +18,10 @@ and verified):
   pruned ones included), so our ratio to theirs is an upper bound on the
   like-for-like one.
 * Levers on #38 and #40: the default move automaton (14 moves) against the
-  10-move one: nodes and CPU side by side.
+  10-move one, and moves toward the goal first against the tables' order:
+  nodes and CPU side by side, plain IDA* (no probes) to show the lever alone.
+* Probes (:mod:`fastpuzzle.search.probes`, what ``solve`` runs): IDA* with
+  probes against plain IDA* on #38, #40, #25, #32 and #44, side by side.
 * The 15 Korf-Felner instances they solved in under 1e10 nodes: each one run
   (#38 and #40 always, #25, #32 and #44 in the full mode, all with ``--kf15``)
   as nodes against theirs (goal: at most 0.5x), and the CPU in all (goal:
@@ -46,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from fastpuzzle import apply_moves, pdb, random_solvable  # noqa: E402
 from fastpuzzle.moves import PRUNE_LENGTH  # noqa: E402
-from fastpuzzle.search import ida  # noqa: E402
+from fastpuzzle.search import ida, probes  # noqa: E402
 from fastpuzzle.search.pdb.dual import dual_lookup  # noqa: E402
 from fastpuzzle.search.solve import _Search, search_setup, solve  # noqa: E402
 
@@ -89,10 +92,11 @@ def _engines(db, prune_length=PRUNE_LENGTH):
     return search, image_order
 
 
-def _solve(search, engine, board, length):
+def _solve(search, engine, board, length, share=probes.PROBE_SHARE):
+    """Optimal search as ``solve`` runs it (IDA* with probes; ``share=0``: plain IDA*): ``(nodes, cpu)``."""
     cells = search.map_boards(board.reshape(1, -1).astype(np.uint8))[0]
     c0 = time.process_time()
-    status, codes, nodes, _ = ida.ida_search(cells, engine)
+    status, codes, nodes, _ = probes.optimal_search(cells, engine, share=share)
     cpu = time.process_time() - c0
     if status != ida.STATUS_FOUND or len(codes) != length:
         raise SystemExit(f"24-puzzle: status {status}, {len(codes)} moves, expected {length}")
@@ -132,8 +136,8 @@ def automaton_rows(db, which, shallower=10) -> list[dict]:
     deep, _ = _engines(db)
     for i in which:
         board, length = inst[i - 1]
-        n0, c0 = _solve(base, base.engine, board, length)
-        n1, c1 = _solve(deep, deep.engine, board, length)
+        n0, c0 = _solve(base, base.engine, board, length, share=0)  # plain passes: the lever alone
+        n1, c1 = _solve(deep, deep.engine, board, length, share=0)
         rows.append(_row(f"korf24 #{i} automaton {PRUNE_LENGTH} / {shallower} moves: nodes", round(n1 / n0, 3), "",
                          note=f"{n1:,} vs {n0:,} nodes; cpu {c1:.2f} s vs {c0:.2f} s (ratio {c1 / c0:.2f}); "
                          f"{deep.engine.successors[2].shape[0]:,} vs {base.engine.successors[2].shape[0]:,} states"))  # fmt: skip
@@ -155,10 +159,27 @@ def order_rows(db, which) -> list[dict]:
     rows = []
     for i in which:
         board, length = inst[i - 1]
-        n0, c0 = _solve(search, plain, board, length)
-        n1, c1 = _solve(search, search.engine, board, length)
+        n0, c0 = _solve(search, plain, board, length, share=0)  # plain passes: the lever alone
+        n1, c1 = _solve(search, search.engine, board, length, share=0)
         rows.append(_row(f"korf24 #{i} moves toward the goal first / table order: nodes", round(n1 / n0, 3), "",
                          note=f"{n1:,} vs {n0:,} nodes; cpu {c1:.2f} s vs {c0:.2f} s (ratio {c1 / c0:.2f})"))  # fmt: skip
+    return rows
+
+
+def probe_rows(db, which, solved) -> list[dict]:
+    """IDA* with probes (the solver) against plain IDA*, side by side; ``solved`` collects the former."""
+    inst = read_instances("korf24_50.txt", 25)
+    published = korf_felner_nodes()
+    search, _ = _engines(db)
+    rows = []
+    for i in which:
+        board, length = inst[i - 1]
+        if i not in solved:
+            solved[i] = _solve(search, search.engine, board, length)
+        (n1, c1), (n0, c0) = solved[i], _solve(search, search.engine, board, length, share=0)
+        rows.append(_row(f"korf24 #{i} probes / plain IDA*: nodes", round(n1 / n0, 3), "",
+                         note=f"{n1:,} vs {n0:,} nodes ({n1 / published[i]:.3f} vs {n0 / published[i]:.3f} of "
+                         f"Korf-Felner's); cpu {c1:.2f} s vs {c0:.2f} s (ratio {c1 / c0:.2f})"))  # fmt: skip
     return rows
 
 
@@ -314,6 +335,7 @@ def run(quick: bool, kf_all: bool | None = None) -> list[dict]:
         if not quick:
             rows.extend(automaton_rows(db24, (38, 40)))
             rows.extend(order_rows(db24, (38, 40)))
+            rows.extend(probe_rows(db24, (38, 40) + KF_FULL, solved))
         every = [i for i, v in korf_felner_nodes().items() if v < 10**10]
         rows.extend(kf15_rows(db24, solved, run=every if kf_all else () if quick else KF_FULL))
     dbs = [pdb.build("6-6-3", progress=False)] + [pdb.load(k) for k in ("7-8", "6-6-6-6") if k in have]

@@ -28,6 +28,7 @@ from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
 from .pdb import GoalPlan, choose_database
 from .pdb.store import PREFERENCE as PDB_PREFERENCE
+from .probes import optimal_search, uses_probes
 from .solution import Solution, SolveManyResult, require_reachable
 
 __all__ = [
@@ -244,7 +245,7 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric
     mapped = search.map_boards(cells[None, :])[0]
     info = np.zeros(4, np.int64)
     with interruptible(m * n > 9):  # SIGINT/SIGTERM stop the kernel (8-puzzles take milliseconds)
-        status, codes, nodes, seconds = ida.ida_search(mapped, search.engine, max_nodes, time_limit, info=info)
+        status, codes, nodes, seconds = optimal_search(mapped, search.engine, max_nodes, time_limit, info=info)
     _check_not_exhausted(status, 0)
     sol = Solution(search.unmap_codes(codes), status=_STATUS[status], nodes=nodes, seconds=seconds,
                    method="ida", heuristic=search.label, metric=search.metric)  # fmt: skip
@@ -480,7 +481,7 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
 
         bar = tqdm(total=B, file=sys.stderr, unit="board", desc="solving")
     try:
-        if which == "ida":
+        if which == "ida" and not uses_probes(search.engine):
             columns = _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar)
         else:
             columns = _solve_many_each(flat, target, m, n, which, threads, bar, search, max_nodes, time_limit, metric)

@@ -1,0 +1,117 @@
+"""Optimal IDA* with probes (fastpuzzle.search.probes): the same optimal lengths as plain IDA*
+and breadth-first search, every node counted, budgets kept."""
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle.search import ida, probes
+from fastpuzzle.search import solve as solve_mod
+
+from . import naive
+
+
+def walk(rng, m, n, steps):
+    """A random walk of ``steps`` blank moves from the default goal (flat uint8 cells)."""
+    state = tuple(naive.cells_of(naive.goal(m, n)))
+    for _ in range(steps):
+        nbrs = naive.neighbours(state, m, n)
+        state = nbrs[rng.integers(len(nbrs))]
+    return np.array(state, np.uint8)
+
+
+def engine(m, n, name="linear_conflict"):
+    return ida.Heuristic(m, n, np.array(naive.goal(m, n)).reshape(m, n), name)
+
+
+def reaches_goal(cells, m, n, codes):
+    end = naive.apply_moves(cells.reshape(m, n).tolist(), [int(c) for c in codes])
+    return end == np.array(naive.goal(m, n)).reshape(m, n).tolist()
+
+
+@pytest.mark.parametrize("m,n", [(3, 6), (6, 3), (4, 5)])
+def test_lengths_equal_plain_ida_and_bfs(rng, m, n):
+    heur = engine(m, n)
+    assert probes.uses_probes(heur)
+    goal_state = tuple(naive.cells_of(naive.goal(m, n)))
+    for steps in (14, 40, 80):
+        cells = walk(rng, m, n, steps)
+        plain = ida.ida_search(cells, heur)
+        for share in (probes.PROBE_SHARE, 4.0):  # 4.0: the probes all but always find the solution first
+            status, codes, nodes, _ = probes.optimal_search(cells, heur, share=share)
+            assert status == ida.STATUS_FOUND and len(codes) == len(plain[1])
+            assert reaches_goal(cells, m, n, codes)
+        if steps == 14:
+            assert len(plain[1]) == naive.distance(tuple(cells.tolist()), goal_state, m, n)
+
+
+def test_every_node_is_counted(rng, monkeypatch):
+    """Probes of two nodes each (the root and a child) fail at once: the passes' nodes are plain IDA*'s, plus two a probe."""
+    heur = engine(4, 5)
+    calls, events = [], []
+    real, real_pass = probes._probe, ida.ida_search
+
+    def spy(*args):
+        out = real(*args)
+        calls.append(out)
+        events.append(("probe", out[0]))
+        return out
+
+    def spy_pass(*args, **kwargs):
+        out = real_pass(*args, **kwargs)
+        events.append(("pass", out[0]))
+        return out
+
+    monkeypatch.setattr(probes, "_probe", spy)
+    monkeypatch.setattr(ida, "ida_search", spy_pass)
+    cells = walk(rng, 4, 5, 60)
+    plain = ida.ida_search(cells, heur)
+    status, codes, nodes, _ = probes.optimal_search(cells, heur, share=1e-12)
+    assert status == ida.STATUS_FOUND and np.array_equal(codes, plain[1])
+    assert calls and all(c[0] == ida.STATUS_NODES and c[2] == 2 for c in calls)
+    assert nodes == plain[2] + 2 * len(calls)
+    calls.clear()
+    events.clear()
+    status, codes, nodes, _ = probes.optimal_search(cells, heur, share=4.0)
+    assert status == ida.STATUS_FOUND and events[-1] == ("probe", ida.STATUS_FOUND)  # found by a probe: no pass after
+    assert nodes >= sum(c[2] for c in calls)
+
+
+def test_budgets_and_the_bound(rng):
+    heur = engine(4, 5)
+    cells = walk(rng, 4, 5, 200)
+    plain = ida.ida_search(cells, heur)
+    assert plain[2] > 5000
+    for budget in (2, 777, 4321):
+        info = np.zeros(4, np.int64)
+        status, codes, nodes, _ = probes.optimal_search(cells, heur, max_nodes=budget, info=info)
+        assert status == ida.STATUS_NODES and nodes == budget and len(codes) == 0
+        assert info[3] <= info[2] <= len(plain[1])  # every bound below info[2] searched in full
+    status, codes, nodes, _ = probes.optimal_search(cells, heur, time_limit=1e-9)
+    assert status == ida.STATUS_TIME and len(codes) == 0
+
+
+def test_small_boards_search_as_plain_ida(rng):
+    heur = engine(4, 4)
+    assert not probes.uses_probes(heur)
+    cells = walk(rng, 4, 4, 60)
+    assert probes.optimal_search(cells, heur)[2] == ida.ida_search(cells, heur)[2]
+
+
+def test_solve_and_solve_many_use_probes(rng, monkeypatch):
+    seen = []
+    real = solve_mod.optimal_search
+
+    def spy(*args, **kwargs):
+        seen.append(args[1].m * args[1].n)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solve_mod, "optimal_search", spy)
+    boards = np.stack([walk(rng, 5, 5, 40).reshape(5, 5) for _ in range(3)])
+    sol = fp.solve(boards[0], method="ida")
+    many = fp.solve_many(boards, method="ida", threads=2)
+    assert seen == [25] * 4
+    assert sol.status == "optimal" and sol.verify(boards[0]) and many.lengths[0] == sol.length
+    for i, b in enumerate(boards):
+        d = naive.distance(tuple(b.ravel().tolist()), tuple(naive.cells_of(naive.goal(5, 5))), 5, 5)
+        assert many.lengths[i] == d and many.status[i] == "optimal"
