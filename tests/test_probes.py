@@ -11,6 +11,12 @@ from fastpuzzle.search import solve as solve_mod
 from . import naive
 
 
+@pytest.fixture(autouse=True)
+def probe_early(monkeypatch):
+    """Probes after passes of any size: the boards here are searched in thousands of nodes."""
+    monkeypatch.setattr(probes, "PROBE_MIN_NODES", 1)
+
+
 def walk(rng, m, n, steps):
     """A random walk of ``steps`` blank moves from the default goal (flat uint8 cells)."""
     state = tuple(naive.cells_of(naive.goal(m, n)))
@@ -82,6 +88,10 @@ def test_budgets_and_the_bound(rng):
     cells = walk(rng, 4, 5, 200)
     plain = ida.ida_search(cells, heur)
     assert plain[2] > 5000
+    _, _, total, _ = probes.optimal_search(cells, heur)
+    for budget in range(2, min(total, 3000) + 1):  # every budget: inside probes, inside passes, at their ends
+        status, codes, nodes, _ = probes.optimal_search(cells, heur, max_nodes=budget)
+        assert nodes == budget or (status == ida.STATUS_FOUND and nodes <= budget), (budget, status, nodes)
     for budget in (2, 777, 4321):
         info = np.zeros(4, np.int64)
         status, codes, nodes, _ = probes.optimal_search(cells, heur, max_nodes=budget, info=info)
@@ -110,8 +120,44 @@ def test_solve_and_solve_many_use_probes(rng, monkeypatch):
     boards = np.stack([walk(rng, 5, 5, 40).reshape(5, 5) for _ in range(3)])
     sol = fp.solve(boards[0], method="ida")
     many = fp.solve_many(boards, method="ida", threads=2)
-    assert seen == [25] * 4
+    assert seen == [25]  # solve_many: these boards end within PROBE_MIN_NODES, in the batch kernel
     assert sol.status == "optimal" and sol.verify(boards[0]) and many.lengths[0] == sol.length
     for i, b in enumerate(boards):
         d = naive.distance(tuple(b.ravel().tolist()), tuple(naive.cells_of(naive.goal(5, 5))), 5, 5)
         assert many.lengths[i] == d and many.status[i] == "optimal"
+
+
+def test_tables_that_leave_tiles_out_keep_the_budget():
+    """h0 is 0 off the goal (a database of four tiles): the first pass, at bound 0, keeps the budget too."""
+    db = fp.pdb.build_partition((3, 6), [(1, 2, 3, 4)])
+    board = np.array([[1, 2, 3, 4, 5, 6], [7, 8, 15, 9, 10, 11], [13, 0, 14, 16, 17, 12]])
+    assert db.lookup(board) == 0
+    for budget in (2, 3, 50):
+        sol = fp.solve(board, method="ida", heuristic="pdb", database=db, max_nodes=budget)
+        assert sol.status == "budget" and sol.nodes == budget
+    sol = fp.solve(board, method="ida", heuristic="pdb", database=db)
+    assert sol.status == "optimal" and sol.verify(board)
+    assert sol.length == fp.solve(board, method="ida").length
+
+
+def test_solve_many_tries_the_batch_kernel_first(rng, monkeypatch):
+    """Boards that end within PROBE_MIN_NODES nodes come from the batch kernel, the others are solved
+    again with probes: every column as solve gives it, whatever the threads and budgets."""
+    monkeypatch.setattr(solve_mod, "PROBE_MIN_NODES", 300)
+    monkeypatch.setattr(probes, "PROBE_MIN_NODES", 300)
+    again = []
+    real = solve_mod._solve_many_each
+
+    def spy(flat, *args, **kwargs):
+        again.append(len(flat))
+        return real(flat, *args, **kwargs)
+
+    monkeypatch.setattr(solve_mod, "_solve_many_each", spy)
+    boards = np.stack([walk(rng, 4, 5, k).reshape(4, 5) for k in (0, 3, 20, 60, 90, 120)])
+    for budget in (None, 250, 1000):
+        many = fp.solve_many(boards, method="ida", max_nodes=budget, threads=2)
+        for i, b in enumerate(boards):
+            sol = fp.solve(b, method="ida", max_nodes=budget)
+            assert (many.lengths[i], many.nodes[i], many.status[i], many.moves[i]) == (
+                sol.length if sol.solved else -1, sol.nodes, sol.status, sol.moves)
+    assert again and max(again) < len(boards)

@@ -45,6 +45,7 @@ import numpy as np
 
 from . import ida
 from .clock import clock
+from .probes import optimal_search
 from .windows import WindowSolver, cut_loops
 
 __all__ = ["WEIGHTS", "BEAM_SHARE", "DEFAULT_TIME_LIMIT", "AnytimeResult", "anytime_search", "solution_parity"]
@@ -293,15 +294,15 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
         return AnytimeResult(best, len(best), True, total)
     if budget.spent():
         return AnytimeResult(best, lower, False, total)
-    # 3. bound: plain IDA* from the root heuristic, its stack sized to the incumbent
+    # 3. bound: IDA* from the root heuristic (with probes: fastpuzzle.search.probes), bounds below the incumbent's only
     nodes, deadline = budget.share(bound_share)
-    path = np.zeros(len(best), np.uint8)  # thresholds below the incumbent's length only
-    status = ida.ida_kernel(cells, m, n, *engine.kernel_args(), 0, 0, nodes, deadline, path, info, ida.WEIGHT_ONE)
-    budget.charge(int(info[0]))
-    total += int(info[0])
+    seconds = max(deadline - clock(), 1e-9) if deadline else None
+    status, codes, spent, _ = optimal_search(cells, engine, nodes or None, seconds, info, max_length=len(best) - 2)
+    budget.charge(spent)
+    total += spent
     if status == ida.STATUS_FOUND:
-        return AnytimeResult(path[: info[1]].copy(), int(info[1]), True, total)
-    if status == ida.STATUS_DEPTH:  # every bound below the incumbent's length searched: it is optimal
+        return AnytimeResult(codes, len(codes), True, total)
+    if status == ida.STATUS_BOUND:  # every bound below the incumbent's length searched: it is optimal
         return AnytimeResult(best, len(best), True, total)
     lower = max(lower, _round_up(int(info[2]), parity))
     if strong and len(best) - lower > DESCENT_GAP:  # 4'. too wide a gap to close: shorter solutions

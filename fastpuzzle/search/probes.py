@@ -22,7 +22,8 @@ rows): on Korf-Felner's #25, #32, #40 and #44 the probes cut the nodes
 1.4x to 3.7x; on #38, whose last pass is already short, they add about a
 fifth.  The 15-puzzle's last pass is short next to a probe (Korf's 100 and
 the 80-move positions: within a few per cent either way), so boards of fewer
-than :data:`PROBE_MIN_CELLS` cells search as plain IDA*.
+than :data:`PROBE_MIN_CELLS` cells search as plain IDA*, and so does every search until a pass
+has generated :data:`PROBE_MIN_NODES` nodes: a search that ends sooner is plain IDA*'s, node for node.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import numpy as np
 from . import ida
 from .clock import clock
 
-__all__ = ["PROBE_WEIGHT", "PROBE_SHARE", "PROBE_MIN_CELLS", "uses_probes", "optimal_search"]
+__all__ = ["PROBE_WEIGHT", "PROBE_SHARE", "PROBE_MIN_CELLS", "PROBE_MIN_NODES", "uses_probes", "optimal_search"]
 
 #: Weight of the probes (the engine's weighted IDA*, capped at the pass's bound).
 PROBE_WEIGHT = 1.25
@@ -42,6 +43,10 @@ PROBE_WEIGHT = 1.25
 PROBE_SHARE = 0.25
 #: Smallest board (cells) searched with probes: on the 15-puzzle they do not pay.
 PROBE_MIN_CELLS = 17
+#: Smallest pass after which a probe runs: below it a search is short, and plain IDA* as fast.
+#: A search that ends within this many nodes is plain IDA*'s, node for node (``solve_many`` runs
+#: such boards in the batch kernel first).
+PROBE_MIN_NODES = 1_000_000
 
 
 def uses_probes(heuristic: ida.Heuristic) -> bool:
@@ -62,13 +67,15 @@ def _probe(cells, heuristic, cap, max_nodes, deadline):
 
 
 def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=None, info=None, *,
-                   share: float = PROBE_SHARE):  # fmt: skip
+                   max_length=None, share: float = PROBE_SHARE):  # fmt: skip
     """IDA* with probes on one validated, solvable flat board: ``(status, codes, nodes, seconds)``
     as :func:`fastpuzzle.search.ida.ida_search` returns them (the nodes of the probes included).
 
     ``info`` receives ``[nodes, length, threshold, h0]``; every bound below ``info[2]`` has been
-    searched in full, so the optimum is at least ``info[2]``.  ``share`` (0: no probe) is
-    :data:`PROBE_SHARE`; an engine :func:`uses_probes` refuses searches as plain IDA*.
+    searched in full, so the optimum is at least ``info[2]``.  ``max_length``: no bound above it
+    is searched, and :data:`~fastpuzzle.search.ida.STATUS_BOUND` says that no solution is that short
+    (a proof).  ``share`` (0: no probe) is :data:`PROBE_SHARE`; an engine :func:`uses_probes`
+    refuses searches as plain IDA*.
 
     Examples
     --------
@@ -81,42 +88,44 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     """
     info = np.zeros(4, np.int64) if info is None else info
     if share <= 0 or not uses_probes(heuristic):
-        return ida.ida_search(cells, heuristic, max_nodes, time_limit, info=info)
+        return ida.ida_search(cells, heuristic, max_nodes, time_limit, info=info, max_length=max_length)
     t0 = time.perf_counter()
     deadline = 0.0 if time_limit is None else clock() + float(time_limit)
 
-    def left():  # (nodes, seconds) the budget still allows: None = no limit, 0 = spent
+    def left():  # (nodes, seconds) the budget still allows: None = no limit; the kernel reads the clock itself
         nodes = None if max_nodes is None else max(int(max_nodes) - total, 0)
-        seconds = None if deadline == 0.0 else max(deadline - clock(), 0.0)
+        seconds = None if deadline == 0.0 else max(deadline - clock(), 1e-9)
         return nodes, seconds
 
-    status, codes, total, _ = ida.ida_search(cells, heuristic, max_length=0, info=info)  # h0, or a board at the goal
+    # h0 (a pass at bound 0 only when the tables leave tiles out and h0 is 0 off the goal)
+    status, codes, total, _ = ida.ida_search(cells, heuristic, max_nodes, time_limit, max_length=0, info=info)
     passes, previous, bound = int(total > 0), 0, int(info[2])
-    while status != ida.STATUS_FOUND:
-        if previous:  # a probe: its share of the pass before, within what the budget allows
-            nodes_left, seconds_left = left()
-            if nodes_left == 0 or seconds_left == 0.0:
-                status = ida.STATUS_NODES if nodes_left == 0 else ida.STATUS_TIME
-                break
-            allowed = max(int(share * previous), 2)  # (the kernel counts the root and one child at least)
+    while status == ida.STATUS_BOUND:
+        if max_length is not None and bound > max_length:
+            break  # every bound up to max_length searched: no solution that short (STATUS_BOUND)
+        nodes_left, seconds_left = left()
+        if nodes_left == 0:
+            status = ida.STATUS_NODES
+            break
+        if previous >= PROBE_MIN_NODES and (nodes_left is None or nodes_left >= 2):  # a probe
+            allowed = max(int(share * previous), 2)  # (the kernel counts the root and one child at least; 0 = no limit)
             mine = nodes_left is None or allowed < nodes_left  # else the caller's budget stops the probe
             status, codes, spent = _probe(cells, heuristic, bound, allowed if mine else nodes_left, deadline)
             total += spent
             if status in (ida.STATUS_FOUND, ida.STATUS_TIME) or (status == ida.STATUS_NODES and not mine):
                 break  # found (optimal), or the caller's budget or a signal stopped it
-        nodes_left, seconds_left = left()
-        if nodes_left == 0 or seconds_left == 0.0:  # (a zero would mean no limit to the kernel)
-            status = ida.STATUS_NODES if nodes_left == 0 else ida.STATUS_TIME
-            break
+            nodes_left, seconds_left = left()
+            if nodes_left == 0:  # (a zero would mean no limit to the kernel)
+                status = ida.STATUS_NODES
+                break
         if nodes_left is not None:
             nodes_left += passes > 0  # the pass counts the root again (see below)
         status, codes, spent, _ = ida.ida_search(cells, heuristic, nodes_left, seconds_left, info=info,
                                                  max_length=bound, threshold=bound)  # fmt: skip
         total += spent - (passes > 0)  # each pass counts the root again: the plain search counts it once
         passes, previous = passes + 1, spent
-        if status != ida.STATUS_BOUND:
-            break
-        bound = int(info[2])  # the smallest f the pass pruned: the next bound
+        if status == ida.STATUS_BOUND:
+            bound = int(info[2])  # the smallest f the pass pruned: the next bound
     codes = codes if status == ida.STATUS_FOUND and codes is not None else np.zeros(0, np.uint8)
     info[0], info[1], info[2] = total, len(codes), len(codes) if status == ida.STATUS_FOUND else bound
     return status, codes, total, time.perf_counter() - t0

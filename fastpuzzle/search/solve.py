@@ -28,7 +28,7 @@ from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
 from .pdb import GoalPlan, choose_database
 from .pdb.store import PREFERENCE as PDB_PREFERENCE
-from .probes import optimal_search, uses_probes
+from .probes import PROBE_MIN_NODES, optimal_search, uses_probes
 from .solution import Solution, SolveManyResult, require_reachable
 
 __all__ = [
@@ -481,10 +481,14 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
 
         bar = tqdm(total=B, file=sys.stderr, unit="board", desc="solving")
     try:
-        if which == "ida" and not uses_probes(search.engine):
+        if which == "ida" and uses_probes(search.engine):
+            columns = _solve_many_probed(flat, target, m, n, search, max_nodes, time_limit, threads, bar)
+        elif which == "ida":
             columns = _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar)
         else:
-            columns = _solve_many_each(flat, target, m, n, which, threads, bar, search, max_nodes, time_limit, metric)
+            with interruptible(which == "anytime"):  # one guard for the batch: a signal between boards stops it too
+                columns = _solve_many_each(flat, target, m, n, which, threads, bar, search, max_nodes, time_limit,
+                                           metric)  # fmt: skip
     finally:
         if bar is not None:
             bar.close()
@@ -521,6 +525,32 @@ def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
         lengths[found] = [count_moves(mv, metric="mtm") for mv, ok in zip(moves, found) if ok]
     labels = np.array([_STATUS[int(s)] for s in status], dtype="<U7")
     return lengths, nodes, labels, seconds, moves, np.where(found, lengths, -1)
+
+
+def _solve_many_probed(flat, target, m, n, search, max_nodes, time_limit, threads, bar):
+    """``method="ida"`` where the search probes (:mod:`fastpuzzle.search.probes`): every board first
+    in the batch kernel within :data:`PROBE_MIN_NODES` nodes (a search that ends there is the same,
+    node for node, as :func:`solve`'s), the boards that need more again one at a time with probes,
+    their budgets less what the first try spent; ``seconds`` counts both tries."""
+    first = PROBE_MIN_NODES if max_nodes is None else min(int(max_nodes), PROBE_MIN_NODES)
+    with interruptible():  # one guard for both tries: a signal between boards stops the batch too
+        columns = _solve_many_ida(flat, search, first, time_limit, threads, None)
+        lengths, nodes, labels, seconds, moves, bounds = columns
+        again = np.flatnonzero((labels == "budget") & (nodes >= first) & (max_nodes is None or first < max_nodes))
+        if bar is not None:
+            bar.update(len(flat) - len(again))
+        if len(again):
+            left = None if time_limit is None else max(time_limit - float(seconds[again].max()), MIN_SEARCH_SECONDS)
+            redo = _solve_many_each(flat[again], target, m, n, "ida", threads, bar, search, max_nodes, left)
+            for column, values in zip(columns, redo):
+                if column is seconds:
+                    column[again] += values
+                elif isinstance(column, list):
+                    for i, v in zip(again.tolist(), values):
+                        column[i] = v
+                else:
+                    column[again] = values
+    return columns
 
 
 def _solve_many_each(flat, target, m, n, which, threads, bar, search=None, max_nodes=None, time_limit=None,
