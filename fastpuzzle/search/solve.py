@@ -530,8 +530,9 @@ def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
 def _solve_many_probed(flat, target, m, n, search, max_nodes, time_limit, threads, bar):
     """``method="ida"`` where the search probes (:mod:`fastpuzzle.search.probes`): every board first
     in the batch kernel within :data:`PROBE_MIN_NODES` nodes (a search that ends there is the same,
-    node for node, as :func:`solve`'s), the boards that need more again one at a time with probes,
-    their budgets less what the first try spent; ``seconds`` counts both tries."""
+    node for node, as :func:`solve`'s), the boards that need more again one at a time with probes
+    (the node budget whole, as :func:`solve` has it; the time limit less what the first try took);
+    ``seconds`` counts both tries."""
     first = PROBE_MIN_NODES if max_nodes is None else min(int(max_nodes), PROBE_MIN_NODES)
     with interruptible():  # one guard for both tries: a signal between boards stops the batch too
         columns = _solve_many_ida(flat, search, first, time_limit, threads, None)
