@@ -167,12 +167,8 @@ def order_rows(db, which) -> list[dict]:
 
 def probe_rows(db, which, solved) -> list[dict]:
     """IDA* with probes (the solver) against plain IDA*, side by side; ``solved`` collects the former."""
-    inst = read_instances("korf24_50.txt", 25)
-    published = korf_felner_nodes()
-    search, _ = _engines(db)
-    rows = []
-    for i in which:
-        board, length = inst[i - 1]
+    published, search, rows = korf_felner_nodes(), _engines(db)[0], []
+    for i, (board, length) in ((i, read_instances("korf24_50.txt", 25)[i - 1]) for i in which):
         if i not in solved:
             solved[i] = _solve(search, search.engine, board, length)
         (n1, c1), (n0, c0) = solved[i], _solve(search, search.engine, board, length, share=0)
