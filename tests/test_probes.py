@@ -161,3 +161,22 @@ def test_solve_many_tries_the_batch_kernel_first(rng, monkeypatch):
             assert (many.lengths[i], many.nodes[i], many.status[i], many.moves[i]) == (
                 sol.length if sol.solved else -1, sol.nodes, sol.status, sol.moves)
     assert again and max(again) < len(boards)
+
+
+def test_a_budget_stop_reports_the_bound_its_passes_proved(rng):
+    """Status "budget": no moves, and as lower bound the passes finished (rounded up to the parity
+    every solution shares), never above the optimum; solve_many and the command line say the same."""
+    from fastpuzzle.cli.solve import solution_line
+
+    boards = np.stack([walk(rng, 4, 5, 200).reshape(4, 5) for _ in range(3)])
+    optima = [fp.solve(b, method="ida").length for b in boards]
+    many = fp.solve_many(boards, method="ida", max_nodes=3000)
+    for i, b in enumerate(boards):
+        sol = fp.solve(b, method="ida", max_nodes=3000)
+        if sol.solved:
+            continue
+        h0 = fp.heuristics.linear_conflict(b)
+        assert h0 <= sol.lower_bound <= optima[i] and (optima[i] - sol.lower_bound) % 2 == 0
+        assert many.lower_bounds[i] == sol.lower_bound and many.lengths[i] == -1
+        line = solution_line(-1, "", sol.nodes, 0.0, sol.status, sol.lower_bound)
+        assert line.split()[-2:] == [str(sol.lower_bound), "-"]

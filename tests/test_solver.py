@@ -258,7 +258,11 @@ def test_node_budget_stops_exactly():
     boards, _ = read_korf("korf100.txt")
     sol = fp.solve(boards[0], goal=KORF_GOAL, max_nodes=12345, method="ida")
     assert sol.status == "budget" and sol.nodes == 12345
-    assert sol.moves == "" and not sol.solved and sol.lower_bound is None
+    assert sol.moves == "" and not sol.solved
+    h0 = fp.heuristics.linear_conflict(boards[0], goal=KORF_GOAL)
+    assert h0 <= sol.lower_bound <= 57 and sol.lower_bound % 2 == 57 % 2  # the passes it finished: a proved bound
+    many = fp.solve_many(boards[:3], goal=KORF_GOAL, max_nodes=12345, method="ida")
+    assert many.lower_bounds[0] == sol.lower_bound and (many.lower_bounds <= [57, 55, 59]).all()
     # auto spends the same budget on the best answer it can give, and says what it proved
     best = fp.solve(boards[0], goal=KORF_GOAL, max_nodes=12345)
     assert best.solved and best.verify(boards[0], goal=KORF_GOAL) and best.method == "anytime"

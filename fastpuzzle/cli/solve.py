@@ -10,7 +10,8 @@ input order::
 (``moves`` is ``-`` for an empty solution, when a budget stopped the search
 or with ``--count-only``; ``length`` is then ``-1`` unless counted.
 ``lower_bound`` is the admissible bound the solver proved and ``gap`` the
-length minus it (0: optimal); both ``-`` when none is known.)
+length minus it (0: optimal); both ``-`` when none is known, the gap alone
+when a budget stopped the search.)
 """
 
 from __future__ import annotations
@@ -61,9 +62,10 @@ def configure(p, heuristic="linear_conflict") -> None:
 
 
 def solution_line(length, moves, nodes, seconds, status, lower_bound=None) -> str:
-    """The one output line of a solution (``lower_bound`` None or negative: none known)."""
-    known = lower_bound is not None and lower_bound >= 0 and length >= 0
-    bound = f"{lower_bound} {length - lower_bound}" if known else "- -"
+    """The one output line of a solution (``lower_bound`` None or negative: none known; a budget
+    that stopped the search leaves no length, and so no gap, but the bound it proved)."""
+    known = lower_bound is not None and lower_bound >= 0
+    bound = f"{lower_bound} {length - lower_bound if length >= 0 else '-'}" if known else "- -"
     return f"{length} {moves or '-'} {nodes} {seconds:.6f} {status} {bound}\n"
 
 

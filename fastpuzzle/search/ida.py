@@ -562,8 +562,9 @@ def _chunk_size(n_boards: int, n_cells: int, threads: int) -> int:
 def ida_batch(flat, heuristic: Heuristic, max_nodes, time_limit, threads, bar=None):
     """IDA* on every row of ``flat`` (validated, solvable boards) across threads.
 
-    Returns ``(status, codes, lengths, nodes, seconds)``: status codes, a list
-    of move-code arrays (empty unless found), and arrays per board.
+    Returns ``(status, codes, lengths, nodes, seconds, bounds)``: status codes, a list
+    of move-code arrays (empty unless found), and arrays per board; ``bounds``: the
+    threshold each search reached (every bound below it searched in full).
     """
     m, n = heuristic.m, heuristic.n
     args = heuristic.kernel_args()
@@ -586,10 +587,11 @@ def ida_batch(flat, heuristic: Heuristic, max_nodes, time_limit, threads, bar=No
         lengths[lo:hi] = np.where(status[lo:hi] == STATUS_FOUND, infos[lo:hi, 1], 0)
         for i in range(lo, hi):
             if status[i] == STATUS_DEPTH:  # deeper than the preallocated rows: solve alone
-                status[i], codes[i], nodes[i], seconds[i] = ida_search(flat[i], heuristic, max_nodes, time_limit)
+                status[i], codes[i], nodes[i], seconds[i] = ida_search(flat[i], heuristic, max_nodes, time_limit,
+                                                                       info=infos[i])  # fmt: skip
                 lengths[i] = len(codes[i])
             elif status[i] == STATUS_FOUND:
                 codes[i] = out_codes[i, : lengths[i]].copy()
 
     run_chunks(B, _chunk_size(B, m * n, threads), threads, work, bar)
-    return status, codes, lengths, nodes, seconds
+    return status, codes, lengths, nodes, seconds, infos[:, 2].copy()

@@ -249,7 +249,8 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric
     _check_not_exhausted(status, 0)
     sol = Solution(search.unmap_codes(codes), status=_STATUS[status], nodes=nodes, seconds=seconds,
                    method="ida", heuristic=search.label, metric=search.metric)  # fmt: skip
-    stopped = int(info[2]) if search.metric == "mtm" else None  # every bound below info[2] searched in full
+    # every bound below info[2] searched in full; single-tile solutions share one parity
+    stopped = int(info[2]) if search.metric == "mtm" else _round_up(int(info[2]), mapped, search.engine.goal, n)
     sol.lower_bound = sol.length if status == ida.STATUS_FOUND else stopped
     sol.note = search.engine.slides_note
     return sol
@@ -511,10 +512,21 @@ def _fill_folded(columns, flat, target, m, n, at_goal):
         lengths[i], status[i], seconds[i], moves[i] = sol.length, sol.status, sol.seconds, sol.moves
 
 
+def _round_up(bound, cells, goal, n):
+    """``bound`` rounded up to the parity every single-tile solution of the flat boards shares
+    (the blank's row plus column distance): an admissible bound stays admissible."""
+    blank, home = np.argmax(np.atleast_2d(cells) == 0, axis=1), int(np.flatnonzero(goal == 0)[0])
+    parity = (np.abs(blank // n - home // n) + np.abs(blank % n - home % n)) % 2
+    out = bound + (bound - parity) % 2
+    return int(out[0]) if np.ndim(bound) == 0 else out
+
+
 def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
     mapped = search.map_boards(flat)
+    n = search.engine.n
     with interruptible():
-        status, codes, lengths, nodes, seconds = ida.ida_batch(mapped, search.engine, max_nodes, time_limit, threads, bar)
+        status, codes, lengths, nodes, seconds, reached = ida.ida_batch(mapped, search.engine, max_nodes, time_limit,
+                                                                        threads, bar)  # fmt: skip
     for i in np.flatnonzero(status == ida.STATUS_EXHAUSTED)[:1]:
         _check_not_exhausted(ida.STATUS_EXHAUSTED, int(i))
     found = status == ida.STATUS_FOUND
@@ -524,7 +536,8 @@ def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
     if fold:
         lengths[found] = [count_moves(mv, metric="mtm") for mv, ok in zip(moves, found) if ok]
     labels = np.array([_STATUS[int(s)] for s in status], dtype="<U7")
-    return lengths, nodes, labels, seconds, moves, np.where(found, lengths, -1)
+    stopped = reached if fold else _round_up(reached, mapped, search.engine.goal, n)  # as _solve_one reports it
+    return lengths, nodes, labels, seconds, moves, np.where(found, lengths, stopped)
 
 
 def _solve_many_probed(flat, target, m, n, search, max_nodes, time_limit, threads, bar):
