@@ -22,7 +22,7 @@ from ..interrupt import interruptible
 from ..moves import PRUNE_LENGTH, slide_codes
 from ..notation import check_metric, count_moves, decode_moves
 from . import ida
-from .anytime import DEFAULT_TIME_LIMIT, anytime_search
+from .anytime import DEFAULT_TIME_LIMIT, anytime_search, round_up_to_parity, solution_parity
 from .clock import clock
 from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
@@ -250,7 +250,8 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric
     sol = Solution(search.unmap_codes(codes), status=_STATUS[status], nodes=nodes, seconds=seconds,
                    method="ida", heuristic=search.label, metric=search.metric)  # fmt: skip
     # every bound below info[2] searched in full; single-tile solutions share one parity
-    stopped = int(info[2]) if search.metric == "mtm" else _round_up(int(info[2]), mapped, search.engine.goal, n)
+    stopped = int(info[2]) if search.metric == "mtm" else round_up_to_parity(
+        int(info[2]), solution_parity(mapped, search.engine.goal, n))
     sol.lower_bound = sol.length if status == ida.STATUS_FOUND else stopped
     sol.note = search.engine.slides_note
     return sol
@@ -512,15 +513,6 @@ def _fill_folded(columns, flat, target, m, n, at_goal):
         lengths[i], status[i], seconds[i], moves[i] = sol.length, sol.status, sol.seconds, sol.moves
 
 
-def _round_up(bound, cells, goal, n):
-    """``bound`` rounded up to the parity every single-tile solution of the flat boards shares
-    (the blank's row plus column distance): an admissible bound stays admissible."""
-    blank, home = np.argmax(np.atleast_2d(cells) == 0, axis=1), int(np.flatnonzero(goal == 0)[0])
-    parity = (np.abs(blank // n - home // n) + np.abs(blank % n - home % n)) % 2
-    out = bound + (bound - parity) % 2
-    return int(out[0]) if np.ndim(bound) == 0 else out
-
-
 def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
     mapped = search.map_boards(flat)
     n = search.engine.n
@@ -536,7 +528,7 @@ def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
     if fold:
         lengths[found] = [count_moves(mv, metric="mtm") for mv, ok in zip(moves, found) if ok]
     labels = np.array([_STATUS[int(s)] for s in status], dtype="<U7")
-    stopped = reached if fold else _round_up(reached, mapped, search.engine.goal, n)  # as _solve_one reports it
+    stopped = reached if fold else round_up_to_parity(reached, solution_parity(mapped, search.engine.goal, n))
     return lengths, nodes, labels, seconds, moves, np.where(found, lengths, stopped)
 
 
