@@ -28,6 +28,7 @@ __all__ = [
     "UP_CODE", "LEFT_CODE", "RIGHT_CODE", "DOWN_CODE", "step_cell", "step_offset", "slide_codes", "UNDO", "undo_code", "transposed_code",
     "NO_PREVIOUS", "successor_tables", "neighbour_cells", "board_symmetries",
     "PRUNE_LENGTH", "AUTOMATON_START", "move_automaton", "build_move_automaton",
+    "solution_parity", "round_up_to_parity",
 ]  # fmt: skip
 
 #: Move letter of each code.
@@ -572,3 +573,32 @@ def _duplicate_sequences(max_length: int) -> list:
                 grown.append((seq, nxt, moved, new_box))
         level = grown
     return forbidden
+
+
+def solution_parity(cells: np.ndarray, goal: np.ndarray, n: int):
+    """Parity every solution length shares: each move changes the parity of the blank's row
+    plus column, so it is the blank's row plus column distance from its goal cell, mod 2
+    (an int for one flat board, an array for a ``(B, m*n)`` batch).
+
+    Examples
+    --------
+    >>> solution_parity(np.array([1, 2, 0, 3]), np.array([1, 2, 3, 0]), 2)
+    1
+    >>> solution_parity(np.array([[1, 2, 0, 3], [1, 2, 3, 0]]), np.array([1, 2, 3, 0]), 2).tolist()
+    [1, 0]
+    """
+    blank = np.argmax(np.asarray(cells) == 0, axis=-1)
+    home = int(np.flatnonzero(np.asarray(goal).ravel() == 0)[0])
+    parity = (np.abs(blank // n - home // n) + np.abs(blank % n - home % n)) % 2
+    return int(parity) if np.ndim(parity) == 0 else parity
+
+
+def round_up_to_parity(bound, parity):
+    """``bound`` (or an array of bounds) rounded up to ``parity``: an admissible bound stays admissible.
+
+    Examples
+    --------
+    >>> round_up_to_parity(7, 0), round_up_to_parity(7, 1)
+    (8, 7)
+    """
+    return bound + (bound - parity) % 2

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import fastpuzzle as fp
+from fastpuzzle.moves import solution_parity
 from fastpuzzle.search import anytime, ida
 from fastpuzzle.search.windows import WindowSolver, cut_loops, trajectory
 from tests.test_solver import KORF_GOAL, read_korf
@@ -133,7 +134,7 @@ def test_solution_parity_matches_bfs():
     boards = fp.random_solvable(2, 4, count=30, seed=2)
     exact = fp.distance(boards)
     goal = fp.goal_board(2, 4).ravel()
-    assert all(anytime.solution_parity(b.ravel(), goal, 4) == d % 2 for b, d in zip(boards, exact))
+    assert all(solution_parity(b.ravel(), goal, 4) == d % 2 for b, d in zip(boards, exact))
 
 
 def _replay(board, codes, m, n):

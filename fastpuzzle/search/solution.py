@@ -12,7 +12,7 @@ import numpy as np
 from ..boards import as_boards, as_goal
 from ..errors import MoveError, ShapeError, UnreachableError
 from ..manhattan import tile_distances
-from ..moves import apply_codes, move_letters, move_codes
+from ..moves import apply_codes, move_codes, move_letters, solution_parity
 from ..notation import count_moves, decode_moves, encode_moves
 from ..solvability import is_solvable
 
@@ -191,10 +191,8 @@ class Solution:
         if not bool(is_solvable(cells.reshape(m, n), goal=target, check=False)):
             return False
         distance = int(tile_distances(cells, target).sum())  # O(cells): count-only boards can be huge
-        blank, home = int(np.flatnonzero(cells == 0)[0]), int(np.flatnonzero(target.ravel() == 0)[0])
-        blank_parity = (blank // n + blank % n + home // n + home % n) % 2
         count = int(self.move_count)
-        return count >= distance and count % 2 == blank_parity
+        return count >= distance and count % 2 == solution_parity(cells, target, n)
 
     def _repr_svg_(self) -> str:
         """The moves as a picture in Jupyter: an animation when the solution

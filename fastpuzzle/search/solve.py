@@ -19,10 +19,10 @@ from .. import options
 from ..boards import as_boards, as_goal
 from ..errors import OptionError, ShapeError
 from ..interrupt import interruptible
-from ..moves import PRUNE_LENGTH, slide_codes
+from ..moves import PRUNE_LENGTH, round_up_to_parity, slide_codes, solution_parity
 from ..notation import check_metric, count_moves, decode_moves
 from . import ida
-from .anytime import DEFAULT_TIME_LIMIT, anytime_search, round_up_to_parity, solution_parity
+from .anytime import DEFAULT_TIME_LIMIT, anytime_search
 from .clock import clock
 from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
