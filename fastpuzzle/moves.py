@@ -271,7 +271,6 @@ NO_PREVIOUS = 4
 
 
 @functools.lru_cache(maxsize=64)
-@functools.lru_cache(maxsize=16)
 def successor_tables(m: int, n: int, order: tuple = (UP_CODE, LEFT_CODE, RIGHT_CODE, DOWN_CODE)):
     """Legal successors of every blank cell after every previous move.
 
@@ -576,14 +575,11 @@ def _duplicate_sequences(max_length: int) -> list:
 
 
 def solution_parity(cells: np.ndarray, goal: np.ndarray, n: int):
-    """Parity every solution length shares: each move changes the parity of the blank's row
-    plus column, so it is the blank's row plus column distance from its goal cell, mod 2
-    (an int for one flat board, an array for a ``(B, m*n)`` batch).
+    """Parity every solution length shares (a move changes the parity of the blank's row plus
+    column): the blank's distance from its goal cell, mod 2; an array for a ``(B, m*n)`` batch.
 
     Examples
     --------
-    >>> solution_parity(np.array([1, 2, 0, 3]), np.array([1, 2, 3, 0]), 2)
-    1
     >>> solution_parity(np.array([[1, 2, 0, 3], [1, 2, 3, 0]]), np.array([1, 2, 3, 0]), 2).tolist()
     [1, 0]
     """
