@@ -575,17 +575,16 @@ def _duplicate_sequences(max_length: int) -> list:
 
 
 def solution_parity(cells: np.ndarray, goal: np.ndarray, n: int):
-    """Parity every solution length shares (a move changes the parity of the blank's row plus
-    column): the blank's distance from its goal cell, mod 2; an array for a ``(B, m*n)`` batch.
+    """Parity every solution length shares (a move changes the blank's row plus column by one):
+    its distance from its goal cell, mod 2; an array for a ``(B, m*n)`` batch.
 
     Examples
     --------
     >>> solution_parity(np.array([[1, 2, 0, 3], [1, 2, 3, 0]]), np.array([1, 2, 3, 0]), 2).tolist()
     [1, 0]
     """
-    blank = np.argmax(np.asarray(cells) == 0, axis=-1)
-    home = int(np.flatnonzero(np.asarray(goal).ravel() == 0)[0])
-    parity = (np.abs(blank // n - home // n) + np.abs(blank % n - home % n)) % 2
+    blank, home = np.argmax(np.asarray(cells) == 0, axis=-1), int(np.argmax(np.asarray(goal).ravel() == 0))
+    parity = (blank // n + blank % n + home // n + home % n) % 2  # the parity of the distance
     return int(parity) if np.ndim(parity) == 0 else parity
 
 
