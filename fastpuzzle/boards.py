@@ -20,7 +20,7 @@ import numpy as np
 from ._jit import jit, jit_inner
 from .errors import BoardError, OptionError, OptionTypeError, ShapeError
 from .memory import check_allocation
-from .options import whole
+from .options import flag, whole
 
 __all__ = [
     "goal_board", "board_dtype", "as_boards", "as_goal", "check_shape", "cell_colour", "cell_colours",
@@ -95,7 +95,10 @@ def goal_board(m: int, n: int, *, dtype=None) -> np.ndarray:
     if dtype is None:
         dtype = board_dtype(m * n)
     else:
-        dtype = np.dtype(dtype)
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            raise OptionTypeError("dtype", dtype, "must be an integer dtype") from None
         if dtype.kind not in "ui":
             raise OptionTypeError("dtype", dtype, "must be an integer dtype")
         if m * n - 1 > np.iinfo(dtype).max:
@@ -187,6 +190,7 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
     >>> batch.shape, batch.dtype, single
     ((1, 2, 2), dtype('uint8'), True)
     """
+    check = flag(check, "check")
     try:
         arr = np.asarray(boards)
     except (ValueError, TypeError) as error:

@@ -417,14 +417,14 @@ class DistanceBudgetError(FastPuzzleError, RuntimeError):
     ([1], '1 of 2 boards were not solved within the budget')
     """
 
-    def __init__(self, stopped, distances):
-        self.stopped, self.distances = stopped, distances
+    def __init__(self, stopped, distances, advice="raise max_nodes/time_limit, or pass stopped='mark' to get -1 for them"):
+        self.stopped, self.distances, self.advice = stopped, distances, advice
         shown = ", ".join(str(int(i)) for i in list(stopped[:10]))
         more = "" if len(stopped) <= 10 else f" and {len(stopped) - 10} more"
         super().__init__(
             f"{len(stopped)} of {len(distances)} boards were not solved within the budget "
-            f"(boards {shown}{more}); raise max_nodes/time_limit, or pass stopped='mark' to get -1 for them"
+            f"(boards {shown}{more}); {advice}"
         )
 
     def __reduce__(self):
-        return (type(self), (self.stopped, self.distances))
+        return (type(self), (self.stopped, self.distances, self.advice))

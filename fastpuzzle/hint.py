@@ -29,7 +29,7 @@ from .distances import distance_table
 from .distances.exact import PDB_SHAPES
 from .distances.multi import slide_neighbours
 from .distances.table import MAX_TABLE_CELLS
-from .errors import OptionError, OptionTypeError, ShapeError
+from .errors import DistanceBudgetError, OptionError, OptionTypeError, ShapeError
 from .moves import MOVE_CHARS
 from . import options
 from .notation import check_metric
@@ -194,7 +194,7 @@ def _solved_slide_hint(board, goal, time_limit, max_nodes):
     status, codes, _, _ = ida.ida_search(setup.map_boards(board.reshape(1, -1))[0], setup.engine, max_nodes,
                                          time_limit)  # fmt: skip
     if status != ida.STATUS_FOUND:
-        _out_of_budget(time_limit, max_nodes)
+        _out_of_budget()
     codes = setup.unmap_codes(codes)  # the user's moves, whatever frame the engine searched in
     d = count_moves(codes, metric="mtm")
     run = 1
@@ -213,9 +213,9 @@ def _solved_slide_hint(board, goal, time_limit, max_nodes):
     return Hint(d, tuple(_letter(c, k, "mtm") for c, k in sorted(moves)), proved, "mtm")
 
 
-def _out_of_budget(time_limit, max_nodes):
-    raise OptionError("time_limit, max_nodes", (time_limit, max_nodes),
-                      "ran out before any solution was found; give a larger time_limit or max_nodes")  # fmt: skip
+def _out_of_budget():
+    """The budget, not the input, fell short: :class:`~fastpuzzle.errors.DistanceBudgetError`, as ``distance`` raises."""
+    raise DistanceBudgetError(np.array([0], np.int64), np.array([-1], np.int64), "raise max_nodes/time_limit")
 
 
 def _best_hint(board, goal, time_limit, max_nodes):
@@ -223,7 +223,7 @@ def _best_hint(board, goal, time_limit, max_nodes):
 
     solution = solve(board, goal=goal, max_nodes=max_nodes, time_limit=time_limit)
     if not solution.solved:
-        _out_of_budget(time_limit, max_nodes)
+        _out_of_budget()
     first = (solution.moves[0],) if solution.length else ()
     return Hint(solution.length, first, solution.status == "optimal" and solution.length <= 1)
 

@@ -39,7 +39,7 @@ from . import options
 from ._jit import jit, pjit, split_threads
 from .boards import as_goal, board_dtype, check_shape
 from .errors import OptionError, OptionTypeError, ShapeError
-from .generate import check_count, seed_key
+from .generate import seed_key
 from .generate.random_kernels import mix64
 from .search.pdb.ranking import prefetch
 
@@ -196,9 +196,7 @@ def _stream(key, j):
 
 def _check_options(m, n, count, distance, goal, exact, time_limit):
     check_shape(m, n)
-    count = check_count(count)
-    if count is None:
-        raise OptionTypeError("count", None, "must be an integer >= 0")
+    count = options.count(count)
     if not isinstance(exact, (bool, np.bool_)):
         raise OptionTypeError("exact", exact, "must be True or False")
     options.seconds(time_limit)  # checked on every shape, used where boards are solved

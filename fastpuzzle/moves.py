@@ -82,7 +82,7 @@ def check_codes(codes) -> np.ndarray:
             i = int(np.argmax(codes > 3))
             raise MoveError(i, int(codes[i]), f"has code {int(codes[i])}; move codes are 0..3 (U, L, R, D)")
         return codes
-    arr = np.asarray(codes)
+    arr = options.array(codes, "move codes")
     if arr.ndim != 1:
         raise OptionTypeError("move codes", arr.shape, "must be a 1-d sequence, not an array of shape")
     if arr.size == 0:

@@ -23,7 +23,7 @@ import numpy as np
 from numba import prange
 
 from ._jit import jit, pjit, use_threads
-from .boards import as_boards
+from .boards import as_boards, board_dtype
 from . import options
 from .errors import MoveError, OptionError, OptionTypeError, ShapeError
 from .moves import UNDO, move_letters, neighbour_cells
@@ -220,11 +220,14 @@ def neighbours(boards, *, check: bool = True):
     >>> mask.tolist(), succ[0].tolist()
     ([True, True, False, False], [[1, 0], [3, 2]])
     """
+    from .memory import check_allocation
+
+    if isinstance(boards, np.ndarray) and boards.ndim in (2, 3) and boards.size:  # refused before any copy
+        B, (m, n) = (1 if boards.ndim == 2 else boards.shape[0]), boards.shape[-2:]
+        check_allocation(4 * B * m * n * board_dtype(m * n).itemsize, f"the successors of {B:,} boards")
     flat, single, m, n = _flat_batch(boards, check)
     targets, _ = move_tables(m, n)
     B = flat.shape[0]
-    from .memory import check_allocation
-
     check_allocation(4 * flat.nbytes, f"the successors of {B:,} boards")
     out = np.empty((B, 4, m * n), flat.dtype)
     mask = np.empty((B, 4), np.bool_)

@@ -14,8 +14,8 @@ rejection.
 
 Layers are built until one would hold more than :data:`MAX_LAYER` boards;
 a request past that depth is refused (:class:`LayerLimitError`) with the
-depth reached. The layers of the last goal asked for stay in memory, so
-repeated draws cost one gather.
+depth reached. The layers of the goals asked for last stay in memory (up to
+:data:`CACHE_BYTES`), so repeated draws cost one gather.
 """
 
 from __future__ import annotations
@@ -96,6 +96,9 @@ def unpack_boards(codes, m: int, n: int, dtype=np.uint8) -> np.ndarray:
 
 
 _CACHE: dict = {}
+#: Bytes the layers of recent goals may keep beyond the last goal's (a random-goal curriculum
+#: draws for a few goals in turn: one per orbit of the blank's cell under the board's symmetries).
+CACHE_BYTES = 1 << 30
 
 
 def layers_near_goal(goal, depth: int, *, hint: str = "") -> list[np.ndarray]:
@@ -133,10 +136,10 @@ def layers_near_goal(goal, depth: int, *, hint: str = "") -> list[np.ndarray]:
         raise ShapeError((m, n), f"layers near the goal pack boards of at most {MAX_NEAR_CELLS} cells, got {m}x{n}",
                          expected=MAX_NEAR_CELLS)  # fmt: skip
     key = (m, n, goal.astype(np.int64).tobytes())
-    layers = _CACHE.get(key)
+    layers = _CACHE.pop(key, None)
     if layers is None:
-        _CACHE.clear()  # keep one goal's layers only: they can be hundreds of MB
-        layers = _CACHE[key] = [pack_boards(goal.reshape(1, -1))]
+        layers = [pack_boards(goal.reshape(1, -1))]
+    _CACHE[key] = layers  # the most recent last
     count, packed = successor_tables(m, n)
     while len(layers) <= depth:
         last = layers[-1]
@@ -156,6 +159,8 @@ def layers_near_goal(goal, depth: int, *, hint: str = "") -> list[np.ndarray]:
         if nxt.shape[0] > MAX_LAYER:
             raise LayerLimitError((m, n), depth, len(layers) - 1, nxt.shape[0], MAX_LAYER, hint)
         layers.append(nxt)
+    while len(_CACHE) > 1 and sum(sum(layer.nbytes for layer in kept) for kept in _CACHE.values()) > CACHE_BYTES:
+        del _CACHE[next(iter(_CACHE))]  # the goal asked for longest ago
     return layers[: depth + 1]
 
 

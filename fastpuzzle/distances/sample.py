@@ -65,6 +65,9 @@ SAMPLE_4X4 = {
     55: 678, 56: 686, 57: 586, 58: 494, 59: 401, 60: 285, 61: 208, 62: 166, 63: 104, 64: 71, 65: 39, 66: 24,
     67: 14, 68: 2, 69: 1, 70: 1,
 }
+#: Largest optimal distance of a 4x4 board from a goal whose blank is in a corner (Korf 2008;
+#: a symmetry of the board and a renaming of tiles take any such goal to the default one).
+RADIUS_4X4 = 80
 
 
 def check_distance(distance_arg, m, n):
@@ -148,17 +151,21 @@ def _refusal(m, n, count, lo, hi, budget, hits, seen, prior, per_board):
     return (
         f"{count} boards of {m}x{n} at distance {span} would take {'about' if hits else 'over'} "
         f"{expected:,.0f} s: {share} of uniform random boards lie there ({where}{hits - prior[0]} of "
-        f"{seen - prior[1]} in this draw), at {per_board * 1e3:.0f} ms per optimal solve; over the budget of "
-        f"{budget:g} s; ask for fewer boards or a wider range"
+        f"{seen - prior[1]} in this draw), at {per_board * 1e3:.0f} ms per optimal solve; "
+        + (f"over the budget of {budget:g} s" if expected > budget else "a rate too small to bound the time")
+        + "; ask for fewer boards or a wider range"
         + ("" if hits else f", or a range ending at most {NEAR_MAX_DEPTH} moves from the goal (drawn exactly)")
     )
 
 
 def _rejection(m, n, count, key, goal, lo, hi, budget):
     """Draw uniform boards, solve them, keep those in range (4x4)."""
+    prior = _prior(m, n, goal, lo, hi)
+    if prior[1] and lo > RADIUS_4X4:
+        raise OptionError("distance", lo if lo == hi else (lo, hi),
+                          f"names no {m}x{n} board: distances run from 0 to {RADIUS_4X4}")  # fmt: skip
     space = StateSpace(m, n, goal)
     rng = _stream(key)
-    prior = _prior(m, n, goal, lo, hi)
     start = time.perf_counter()
     kept, solved, accepted, solving = [], 0, 0, 0.0
     # the first boards measure the time per solve (and the rate, without a measured sample)
@@ -188,7 +195,7 @@ def _rejection(m, n, count, key, goal, lo, hi, budget):
             checked = True
             per_board = solving / solved
             expected = count * seen * per_board if hits == 0 else count / (hits / seen) * per_board
-            if expected > budget:
+            if expected > budget or hits == 0 < prior[1]:  # none in the sample: rarer than 1 in 10,000
                 reason = _refusal(m, n, count, lo, hi, budget, hits, seen, prior, per_board)
                 raise OptionError("distance", lo if lo == hi else (lo, hi), f"is out of reach: {reason}")
         wanted = (count - accepted) / max(hits / seen, 1.0 / (seen + 1)) * 1.2

@@ -106,7 +106,9 @@ class DistanceTable:
 
     def ranks_at(self, lo: int, hi: int | None = None) -> np.ndarray:
         """Ranks of the boards at distance ``lo .. hi`` (``hi = lo`` by default), ascending."""
-        return ranks_in_range(self.depths, self.size, self.counts, lo, lo if hi is None else hi, self.range_index)
+        lo = options.whole(lo, "lo")
+        hi = lo if hi is None else options.whole(hi, "hi")
+        return ranks_in_range(self.depths, self.size, self.counts, lo, hi, self.range_index)
 
     def boards_at(self, lo: int, hi: int | None = None) -> np.ndarray:
         """Every board at distance ``lo .. hi``, a batch in rank order (mind the size)."""

@@ -19,11 +19,14 @@ distance.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import options as checks
 from ..boards import as_goal
 from ..errors import OptionError
+from ..moves import board_symmetries
 
 __all__ = ["Curriculum", "MAX_SCRAMBLE", "check_curriculum"]
 
@@ -45,6 +48,21 @@ def check_curriculum(spec, m, n):
         if kind == "scramble":
             return "scramble", checks.whole(value, "curriculum scramble length", most=MAX_SCRAMBLE)
     raise OptionError("curriculum", spec, "must be 'uniform', {'distance': k or (lo, hi)} or {'scramble': k}")
+
+
+@functools.lru_cache(maxsize=64)
+def orbit_start(m: int, n: int, cell: int):
+    """``(first, transform)``: the smallest cell of ``cell``'s orbit under the board's symmetries
+    and a symmetry that takes a board's cell ``first`` to ``cell`` (on a board's last two axes).
+
+    Examples
+    --------
+    >>> orbit_start(3, 3, 8)[0], orbit_start(3, 3, 4)[0], orbit_start(2, 3, 4)[0]
+    (0, 4, 1)
+    """
+    cells = np.arange(m * n).reshape(m, n)
+    return min(((int(f(cells).ravel()[cell]), i, f) for i, (_, f, _) in enumerate(board_symmetries(m, n))),
+               key=lambda found: found[:2])[::2]
 
 
 class Curriculum:
@@ -91,9 +109,15 @@ class Curriculum:
         ordered = np.arange(1, N, dtype=np.int64)
         for cell in np.unique(blanks):
             at = np.flatnonzero(blanks == cell)
-            base = np.insert(ordered, cell, 0).astype(dtype)  # tiles in order, the blank at ``cell``
-            boards[at] = self._starts(at.size, rng, base.reshape(m, n)).reshape(at.size, N)
-            goals[at] = base
+            # exact distances: drawn for the first cell of the blank's orbit under the board's symmetries,
+            # then moved onto ``cell`` (distances kept), so a few goals' layers serve every cell
+            first, transform = orbit_start(m, n, int(cell)) if self.kind == "distance" else (int(cell), None)
+            base = np.insert(ordered, first, 0).astype(dtype).reshape(m, n)  # tiles in order, the blank at ``first``
+            starts = self._starts(at.size, rng, base)
+            if transform is not None:
+                starts, base = transform(starts), transform(base)
+            boards[at] = starts.reshape(at.size, N)
+            goals[at] = base.ravel()
         # one random relabelling of the tiles per episode (the blank stays 0)
         perm = np.argsort(rng.random((count, N - 1)), axis=1).astype(np.int64) + 1
         relabel = np.concatenate([np.zeros((count, 1), np.int64), perm], axis=1)

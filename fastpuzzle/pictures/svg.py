@@ -199,6 +199,12 @@ def draw(boards, *, scheme=None, goal=None, cell=None, numbers=None, columns=Non
     ...
     fastpuzzle.errors.OptionError: scheme must be one of plain, rows, columns, fringe, distance, got 'sunset'
     """
+    if not isinstance(check, bool):
+        raise OptionTypeError("check", check, "must be True or False")
+    raw = boards if isinstance(boards, np.ndarray) else None
+    if not check and raw is not None and raw.dtype.kind in "iu" and raw.ndim in (2, 3) and raw.size \
+            and (raw.min() < 0 or raw.max() >= raw.shape[-2] * raw.shape[-1]):
+        as_boards(raw, label="boards")  # a value the conversion would wrap: refused by board and value
     batch, _ = as_boards(boards, check=check, label="boards")
     count, m, n = batch.shape
     if count == 0:
@@ -208,8 +214,6 @@ def draw(boards, *, scheme=None, goal=None, cell=None, numbers=None, columns=Non
                          expected=MAX_DRAWN_CELLS)  # fmt: skip
     if numbers is not None and not isinstance(numbers, bool):
         raise OptionTypeError("numbers", numbers, "must be True, False or None")
-    if not isinstance(check, bool):
-        raise OptionTypeError("check", check, "must be True or False")
     show = max(m, n) <= NUMBERS_MAX_SIDE if numbers is None else numbers
     if show and count * m * n > MAX_NUMBERED_CELLS:
         raise ShapeError((count, m, n), f"boards hold {count * m * n:,} cells; a picture with numbers draws at most "

@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 
+from ... import options
 from ...boards import as_goal, check_shape
 from ...errors import OptionError, OptionTypeError, ShapeError
 from ...memory import check_allocation
@@ -60,6 +61,12 @@ def build_partition(
                          expected=MAX_CELLS)  # fmt: skip
     goal = as_goal(goal, m, n)
     partition = check_partition(partition, m, n)
+    reflect, parallel = options.flag(reflect, "reflect", none=True), options.flag(parallel, "parallel", none=True)
+    progress = options.flag(progress, "progress")
+    if reflect is None:
+        reflect = reflection_applies(goal, partition)
+    elif reflect and not reflection_applies(goal, partition):  # refused before hours of building
+        raise OptionError("reflect", reflect, "needs a square board whose goal blank lies on the main diagonal")
     for tiles in partition:
         if len(tiles) > m * n - 3:
             # with two free cells or fewer the blank cannot reorder the
@@ -96,10 +103,6 @@ def build_partition(
     seconds = time.perf_counter() - t0
     cpu = time.process_time() - c0
     peak = peak_rss_bytes()
-    if reflect is None:
-        reflect = reflection_applies(goal, partition)
-    elif reflect and not reflection_applies(goal, partition):
-        raise OptionError("reflect", reflect, "needs a square board whose goal blank lies on the main diagonal")
     return PatternDatabase(
         name, (m, n), partition, goal, data, offsets, bool(reflect), seconds, build_peak_bytes=peak, build_cpu_seconds=cpu
     )

@@ -14,6 +14,7 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from ... import options
 from ..._jit import jit
 
 __all__ = ["placement_weights", "placement_count", "rank_placement", "rank_placement_bits", "unrank_placement", "popcount",
@@ -36,6 +37,8 @@ def placement_count(n_cells: int, k: int) -> int:
     >>> placement_count(16, 7)
     57657600
     """
+    n_cells = options.whole(n_cells, "n_cells")
+    k = options.whole(k, "k", most=n_cells)
     out = 1
     for i in range(k):
         out *= n_cells - i
