@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import signal
 import stat
 import sys
@@ -125,9 +126,13 @@ class AtomicOutput:
                 self.file = os.fdopen(os.open(self.path, os.O_WRONLY), "wb")
                 return self.file
             if st is not None and names_a_descriptor(self.path):  # e.g. /dev/stdout redirected to a file
-                if _is_own_stdout(st):
+                fd = _own_descriptor(self.path, st)
+                if fd == 1:
                     self.path = "-"
                     return self.__enter__()
+                if fd is not None:  # written through as the shell opened it (so ``3>>log`` appends)
+                    self.file = os.fdopen(os.dup(fd), "wb")
+                    return self.file
                 self.file = os.fdopen(os.open(self.path, os.O_WRONLY | os.O_TRUNC), "wb")
                 return self.file
             self._target = os.path.realpath(self.path)  # the rename replaces the link's target
@@ -135,8 +140,9 @@ class AtomicOutput:
             if not os.path.isdir(parent):
                 raise FileNotFoundError(errno.ENOENT, f"no such directory {parent} (it is not created)", self.path)
             self._install_handlers()
-            self._tmp = self._temp_name(parent)
-            fd = os.open(self._tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+            tmp = self._temp_name(parent)
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+            self._tmp = tmp  # only once it exists: a failed open leaves nothing to remove
             if st is not None:
                 os.fchmod(fd, stat.S_IMODE(st.st_mode))
                 _keep_owner(fd, st)
@@ -150,7 +156,10 @@ class AtomicOutput:
         return self.file
 
     def _temp_name(self, parent):
-        return os.path.join(parent, f".{os.path.basename(self._target)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        name = os.path.basename(self._target)
+        if len(os.fsencode(name)) > 200:  # the suffix must not push a long valid name past NAME_MAX
+            name = name[:60]
+        return os.path.join(parent, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
 
     def _install_handlers(self):
         if threading.current_thread() is not threading.main_thread():
@@ -219,16 +228,35 @@ class AtomicOutput:
             if self._tmp is not None:
                 try:
                     os.unlink(self._tmp)
-                except FileNotFoundError:
+                except OSError:  # already gone: the error being reported is the output's own
                     pass
                 self._tmp = None
         finally:
             self._restore_handlers()
 
 
+_DESCRIPTOR_NAME = re.compile(r"/dev/(stdin|stdout|stderr)|/dev/fd/(\d+)|/proc/(self|\d+)/fd/(\d+)")
+
+
 def names_a_descriptor(path: str) -> bool:
     """``/dev/stdout``, ``/dev/fd/N``, ``/proc/self/fd/N``: a name for an open descriptor."""
-    return path in ("/dev/stdout", "/dev/stderr") or path.startswith(("/dev/fd/", "/proc/"))
+    return _DESCRIPTOR_NAME.fullmatch(path) is not None
+
+
+def _own_descriptor(path: str, st):
+    """The descriptor of this process that ``path`` names, when it is open on the file ``st``
+    (the shell's redirection, written through as opened); else ``None``."""
+    found = _DESCRIPTOR_NAME.fullmatch(path)
+    if found is None or (found[3] not in (None, "self") and int(found[3]) != os.getpid()):
+        return None
+    fd = {"stdin": 0, "stdout": 1, "stderr": 2}[found[1]] if found[1] else int(found[2] or found[4])
+    if fd == 1:
+        return 1 if _is_own_stdout(st) else None
+    try:
+        own = os.fstat(fd)
+    except OSError:
+        return None
+    return fd if (own.st_dev, own.st_ino) == (st.st_dev, st.st_ino) else None
 
 
 def _is_write_error(exc) -> bool:

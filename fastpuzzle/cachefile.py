@@ -121,7 +121,7 @@ def read_sidecar(path) -> dict:
         raise CorruptCacheError(side, "is too large to be a cache description")
     try:
         meta = json.loads(side.read_bytes())
-    except (ValueError, UnicodeDecodeError) as error:
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:  # nested past the parser's depth too
         raise CorruptCacheError(side, f"is not valid JSON ({error})") from None
     if not isinstance(meta, dict):
         raise CorruptCacheError(side, "is not a cache description")

@@ -1,16 +1,16 @@
-"""Stopping compiled work on SIGINT and SIGTERM: a flag the kernels poll.
+"""Stopping compiled work on SIGINT, SIGTERM and SIGHUP: a flag the kernels poll.
 
 Python runs its signal handlers between bytecodes of the main thread, so a
 kernel that runs for minutes with the GIL released never sees Ctrl-C.  For
 the duration of a long call (:func:`interruptible`) a small compiled C
-signal handler is installed for SIGINT and SIGTERM; it stores the signal
+signal handler is installed for SIGINT, SIGTERM and SIGHUP; it stores the signal
 number in one process-wide ``int64`` (async-signal-safe: one atomic store).
 The long kernels (IDA*, scrambles, the breadth-first builds) read it with
 :func:`stop_requested` every few thousand nodes (an atomic load, about a
 nanosecond) and return early; on the way out :func:`interruptible` restores
 the previous handlers and raises :class:`Interrupted` (a
 ``KeyboardInterrupt`` that carries ``.signum``).  The command line turns it
-into exit status 128 + the signal number (130, 143).
+into exit status 128 + the signal number (130, 143, 129).
 
 The flag is a C global registered with the JIT linker under one name, so
 kernels cached on disk find it again in the next process.  A signal whose
@@ -40,17 +40,20 @@ from numba.extending import intrinsic
 
 from ._jit import jit
 
-__all__ = ["Interrupted", "interruptible", "stop_requested", "pending", "STOP_SYMBOL"]
+__all__ = ["Interrupted", "interruptible", "stop_requested", "pending", "STOP_SYMBOL", "CAUGHT"]
 
 #: The name compiled code links the flag by.
 STOP_SYMBOL = "fastpuzzle_stop_flag"
+
+#: The signals that stop compiled work (SIGHUP: a closed terminal or session, where POSIX has it).
+CAUGHT = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None)
 
 _FLAG = (ctypes.c_int64 * 1)(0)
 _llvm.add_symbol(STOP_SYMBOL, ctypes.addressof(_FLAG))
 
 
 class Interrupted(KeyboardInterrupt):
-    """SIGINT or SIGTERM stopped compiled work; ``.signum`` says which."""
+    """SIGINT, SIGTERM or SIGHUP stopped compiled work; ``.signum`` says which."""
 
     def __init__(self, signum: int):
         self.signum = int(signum)
@@ -141,7 +144,7 @@ class _Guard:
                 c = _c_signal()
                 if c is not None:
                     libc, address = c
-                    for signum in (signal.SIGINT, signal.SIGTERM):
+                    for signum in CAUGHT:
                         if _ours_to_take(signum):
                             _saved[signum] = libc.signal(signum, address)
             _depth += 1
@@ -167,7 +170,7 @@ _NOTHING = contextlib.nullcontext()
 
 
 def interruptible(long: bool = True):
-    """A context manager: SIGINT/SIGTERM stop the kernels called inside, then
+    """A context manager: SIGINT/SIGTERM/SIGHUP stop the kernels called inside, then
     :class:`Interrupted` is raised on the way out.
 
     Re-entrant and thread-safe: the handlers are installed by the outermost

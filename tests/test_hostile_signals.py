@@ -1,4 +1,4 @@
-"""Signals: SIGTERM and SIGINT stop compiled work (IDA*, scrambles, table builds) promptly.
+"""Signals: SIGTERM, SIGINT and SIGHUP stop compiled work (IDA*, scrambles, table builds) promptly.
 
 Each case starts a process on work that would run for hours, waits until it
 has installed its handlers and entered the kernel, sends the signal and
@@ -64,7 +64,7 @@ def _stop(proc, signum, settle=1.0):
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", signal.SIGTERM)])
 @pytest.mark.parametrize("work", ["solve", "scramble"])
 @pytest.mark.slow
 def test_cli_signal_stops_kernel(tmp_path, work, signum):

@@ -14,7 +14,7 @@ from fastpuzzle.env.curriculum import orbit_start
 from fastpuzzle.errors import AllocationError, DistanceBudgetError, OptionError, OptionTypeError
 from fastpuzzle.moves import board_symmetries
 from fastpuzzle.pdb import build_partition, placement_count
-from .hostile import tried
+from .hostile import one_line_error, tried
 
 
 @pytest.mark.parametrize("distance", [81, (81, 90), 2**70])
@@ -134,3 +134,150 @@ def test_ragged_move_sequences_are_refused_by_name(name):
     tried("wave11", 1)
     with pytest.raises(OptionError, match="move codes must be an array of one shape"):
         getattr(fp, name)([[0], [1, 2]])
+
+
+# -- files and the command line ------------------------------------------------------------------
+
+
+def _cli(argv, capsys):
+    from fastpuzzle.cli import main
+
+    rc = main(argv)
+    captured = capsys.readouterr()
+    return rc, captured.out, captured.err
+
+
+def test_no_command_runs_a_bench_suite_from_the_working_directory(tmp_path, monkeypatch, capsys):
+    tried("wave11", 2)
+    from fastpuzzle.cli import bench as cli_bench
+
+    (tmp_path / "bench").mkdir()
+    marker = tmp_path / "ran"
+    (tmp_path / "bench" / "suite.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(cli_bench, "__file__", str(tmp_path / "installed" / "fastpuzzle" / "cli" / "bench.py"))
+    monkeypatch.setattr(cli_bench, "_SUITE", None)
+    assert cli_bench.find_bench_dir() is None
+    assert _cli(["reach", "1 2/3 0", "1 2/3 0"], capsys)[0] == 0
+    assert not marker.exists()
+
+
+def test_a_broken_bench_suite_leaves_the_other_commands_whole(tmp_path, monkeypatch, capsys):
+    tried("wave11", 2)
+    from fastpuzzle.cli import bench as cli_bench
+
+    (tmp_path / "suite.py").write_text("oops(\n")
+    monkeypatch.setattr(cli_bench, "find_bench_dir", lambda: str(tmp_path))
+    monkeypatch.setattr(cli_bench, "_SUITE", None)
+    assert _cli(["reach", "1 2/3 0", "1 2/3 0"], capsys)[0] == 0
+    rc, _, err = _cli(["bench", "--list"], capsys)
+    assert rc == 2 and one_line_error(err) and "suite.py" in err and "SyntaxError" in err
+
+
+def test_a_descriptor_the_shell_opened_for_appending_keeps_what_it_held(tmp_path, capsys):
+    tried("wave11", 1)
+    log = tmp_path / "log"
+    log.write_text("PRE\n")
+    with open(log, "a") as appending:
+        rc, _, err = _cli(["generate", "--shape", "3x3", "--count", "1", "--out", f"/dev/fd/{appending.fileno()}"], capsys)
+    assert rc == 0, err
+    text = log.read_text()
+    assert text.startswith("PRE\n") and len(text.split()) == 10
+
+
+def test_long_output_names_and_failed_outputs_never_show_the_temporary_name(tmp_path, capsys):
+    tried("wave11", 2)
+    fine = tmp_path / ("a" * 236 + ".txt")
+    rc, _, err = _cli(["generate", "--shape", "3x3", "--count", "2", "--out", str(fine)], capsys)
+    assert rc == 0 and fine.exists(), err
+    too_long = tmp_path / ("b" * 300 + ".txt")
+    rc, _, err = _cli(["generate", "--shape", "3x3", "--count", "2", "--out", str(too_long)], capsys)
+    assert rc == 2 and one_line_error(err) and ".tmp" not in err and "b" * 300 in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [fine.name]
+
+
+def test_a_scramble_whose_first_row_is_long_reads_back(tmp_path, capsys):
+    tried("wave11", 1)
+    text = tmp_path / "s.txt"
+    text.write_text("#" + "x" * 5000 + "\n1 2 3/4 5 6/7 8 0\n")
+    rc, out, err = _cli(["check", str(text)], capsys)
+    assert rc == 0 and out.split() == ["solvable"], err
+
+
+def test_a_deeply_nested_cache_description_is_corrupt_not_a_crash(tmp_path):
+    tried("wave11", 1)
+    from fastpuzzle.cachefile import CorruptCacheError, read_sidecar, sidecar
+
+    path = tmp_path / "table.npy"
+    path.write_bytes(b"")
+    sidecar(path).write_text("[" * 200_000)
+    with pytest.raises(CorruptCacheError, match="not valid JSON"):
+        read_sidecar(path)
+
+
+def test_finished_work_succeeds_whatever_standard_error_is(tmp_path, monkeypatch, capsys):
+    tried("wave11", 1)
+    import io
+    import sys
+
+    import errno
+
+    class Full(io.StringIO):  # standard error on a full disk (2>/dev/full)
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(sys, "stderr", Full())
+    from fastpuzzle.cli import main
+
+    assert main(["generate", "--shape", "3x3", "--count", "2", "--out", str(tmp_path / "x.txt")]) == 0
+    assert len((tmp_path / "x.txt").read_text().split()) == 18
+
+
+def test_ctrl_c_during_start_up_is_one_line(monkeypatch, capsys):
+    tried("wave11", 1)
+    from fastpuzzle import cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    rc, _, err = _cli(["generate", "--shape", "3x3"], capsys)
+    assert rc == 130 and one_line_error(err) and "SIGINT" in err
+
+
+@pytest.mark.parametrize("argv", [["generate", "--shape", "\u00b2x3"], ["generate", "--shape", "3x3", "--count", "\u0663"]])
+def test_digits_other_than_ascii_are_refused_in_one_line(argv, capsys):
+    tried("wave11", 1)
+    rc, _, err = _cli(argv, capsys)
+    assert rc == 2 and one_line_error(err) and "invalid literal" not in err
+
+
+@pytest.mark.parametrize("argv", [["generate", "--shape", "2x2", "--count", "1", "--out", "-", "--quiet"],
+                                  ["generate", "--shape", "2x2", "--count", "1", "--out", "-", "--no-progress"],
+                                  ["solve", "-", "--no-progress"], ["solve", "-", "--quiet"]])
+def test_every_command_with_a_bar_takes_both_names_of_no_bar(argv, capsys, monkeypatch):
+    tried("wave11", 1)
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1 2 3 0\n")))
+    rc, _, err = _cli(argv, capsys)
+    assert rc == 0, err
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="FIFOs")
+def test_check_reads_a_fifo_once_with_out(tmp_path, capsys):
+    tried("wave11", 1)
+    import os
+    import threading
+
+    boards = fp.random_solvable(4, 4, count=5, seed=1)
+    np.save(tmp_path / "ok.npy", boards)
+    fifo = tmp_path / "p.npy"
+    os.mkfifo(fifo)
+    feeder = threading.Thread(target=lambda: fifo.write_bytes((tmp_path / "ok.npy").read_bytes()))
+    feeder.start()
+    rc, out, err = _cli(["check", str(fifo), "--out", str(tmp_path / "m.npy"), "--summary"], capsys)
+    feeder.join(timeout=30)
+    assert rc == 0, err
+    assert np.load(tmp_path / "m.npy").tolist() == [True] * 5

@@ -106,6 +106,15 @@ def _say(command, message):
 
 
 def _main(argv, own_process=False) -> int:
+    try:
+        return _parse_and_run(argv, own_process)
+    except KeyboardInterrupt as error:  # during start-up (the parser, the imports): no command ran yet
+        signum = getattr(error, "signum", signal.SIGINT)
+        _say(None, f"interrupted by {signal.Signals(signum).name}")
+        return 128 + signum
+
+
+def _parse_and_run(argv, own_process) -> int:
     parser = build_parser()
     _Parser.lost_output = None
     try:

@@ -16,24 +16,35 @@ _SUITE = None
 
 
 def find_bench_dir() -> str | None:
-    """The checkout's ``bench/`` directory (beside the package, or under the current directory)."""
+    """The checkout's ``bench/`` directory, beside the package (never the current directory's:
+    a command must not run code from wherever it is started)."""
     here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    for root in (here, os.getcwd()):
-        if os.path.exists(os.path.join(root, "bench", "suite.py")):
-            return os.path.join(root, "bench")
+    if os.path.exists(os.path.join(here, "bench", "suite.py")):
+        return os.path.join(here, "bench")
     return None
 
 
-def _load_suite():
-    """``bench/suite.py`` loaded from its file (cheap: standard library only until it runs)."""
+def _load_suite(*, strict: bool = False):
+    """``bench/suite.py`` loaded from its file (cheap: standard library only until it runs).
+
+    A suite that fails to load leaves the other commands whole: ``None``, or with ``strict``
+    (``fastpuzzle bench`` itself) a :class:`CLIError` naming the file."""
     global _SUITE
     if _SUITE is None:
         bench_dir = find_bench_dir()
         if bench_dir is None:
             return None
-        spec = importlib.util.spec_from_file_location("_fastpuzzle_bench_suite", os.path.join(bench_dir, "suite.py"))
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+        path = os.path.join(bench_dir, "suite.py")
+        try:
+            spec = importlib.util.spec_from_file_location("_fastpuzzle_bench_suite", path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            if not (callable(getattr(mod, "add_arguments", None)) and callable(getattr(mod, "run", None))):
+                raise ImportError("it defines no add_arguments and run")
+        except Exception as error:  # noqa: BLE001 - any failure of a file outside the package
+            if strict:
+                raise CLIError(f"{path}: the benchmark suite does not load: {type(error).__name__}: {error}") from None
+            return None
         _SUITE = mod
     return _SUITE
 
@@ -60,7 +71,7 @@ def add_parser(subparsers) -> None:
 
 def run(args) -> int:
     """Run ``bench``."""
-    suite = _load_suite()
+    suite = _load_suite(strict=True)
     if suite is None:
         raise CLIError(
             "the benchmarks live in the source tree (bench/), which this installation lacks; "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -50,7 +51,8 @@ def run(args) -> int:
     masks = []
     started = time.perf_counter()
     writer = None
-    if args.out is not None and args.file != "-" and is_npy_name(args.file):
+    if args.out is not None and args.file != "-" and is_npy_name(args.file) and os.path.isfile(args.file):
+        # counted from the header first, so the mask streams out; a FIFO or device is read once (masks kept)
         writer = NpyWriter(args.out, (count_boards(args.file)[0],), np.bool_)
     with writer if writer is not None else _Nothing():
         for mask in _check_masks(args, goal):
@@ -63,7 +65,7 @@ def run(args) -> int:
             if not args.summary and mask.size:
                 sys.stdout.write("\n".join(words[mask.astype(np.intp)].tolist()) + "\n")
         if total == 0:  # as a text file without boards: no silent empty answer (and no empty output left)
-            raise CLIError(f"{args.file}: no boards found")
+            raise CLIError(f"{input_name(args.file)}: no boards found")
     if writer is None and args.out is not None:
         all_masks = np.concatenate(masks) if masks else np.zeros(0, np.bool_)
         with NpyWriter(args.out, all_masks.shape, np.bool_) as w:

@@ -39,9 +39,18 @@ def shape_arg(text):
 
 def _whole(text, least):
     cleaned = str(text).strip().replace("_", "").replace(",", "")
-    if not cleaned.lstrip("-").isdigit() or len(cleaned) > 30:
+    if not (cleaned.lstrip("-").isascii() and cleaned.lstrip("-").isdigit()) or len(cleaned) > 30:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
     return _checked(options.whole, int(cleaned), least=least)
+
+
+def notice(message: str) -> None:
+    """A line of news on standard error (what was written, how fast): a closed or full standard
+    error does not turn finished work into a failure."""
+    try:
+        print(message, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
 
 
 def _checked(check, value, **rule):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import CLIError, load_board_arg, one_board, output_arg, refuse_overwrite, seconds_arg, shape_arg
+from .common import CLIError, load_board_arg, notice, one_board, output_arg, refuse_overwrite, seconds_arg, shape_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -78,6 +78,6 @@ def run(args) -> int:
     write_text(args.out, text)
     how = f"loaded from {table.path}" if table.path is not None and not table.seconds else f"searched in {table.seconds:.2f} s"
     k = int(table.counts[-1])
-    print(f"wrote the {m}x{n} depth table ({table.size:,} boards, radius {table.radius}, {k:,} "
-          f"antipode{'s' if k != 1 else ''}) to {args.out}; {how}", file=sys.stderr)
+    notice(f"wrote the {m}x{n} depth table ({table.size:,} boards, radius {table.radius}, {k:,} "
+          f"antipode{'s' if k != 1 else ''}) to {args.out}; {how}")
     return 0

@@ -9,7 +9,7 @@ import sys
 import time
 
 from ..atomic import names_a_descriptor
-from .common import CLIError, count_arg, dask_module, load_board_arg, one_board, output_arg, progress_bar, \
+from .common import CLIError, count_arg, dask_module, load_board_arg, notice, one_board, output_arg, progress_bar, \
     refuse_overwrite, same_file, seed_arg, shape_arg, want_progress
 
 __all__ = ["add_parser", "run"]
@@ -39,7 +39,7 @@ def add_parser(subparsers):
                    help="output: .npy, or text ('-' for standard output)")
     g.add_argument("--format", choices=["npy", "lines", "grids", "scramble"], help="output format (default: from the name)")
     g.add_argument("--progress", action="store_true", help="always show the progress bar")
-    g.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    g.add_argument("--no-progress", "--quiet", dest="no_progress", action="store_true", help="never show the progress bar")
     g.add_argument("--dask", action="store_true", help="run the chunks as Dask tasks on local threads (needs the dask extra)")
     g.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster at ADDRESS (tcp://host:port)")
     g.set_defaults(run=run)
@@ -139,8 +139,8 @@ def run(args) -> int:
         lo, hi = (args.distance, args.distance) if isinstance(args.distance, int) else args.distance
         what += f" (distance {lo})" if lo == hi else f" (distance {lo}..{hi})"
     if args.out != "-" or not sys.stdout.isatty():
-        print(f"wrote {count} {what} {m}x{n} boards to {args.out} in {seconds:.2f} s "
-              f"({count / seconds if seconds > 0 else 0:,.0f} boards/s)", file=sys.stderr)
+        notice(f"wrote {count} {what} {m}x{n} boards to {args.out} in {seconds:.2f} s "
+              f"({count / seconds if seconds > 0 else 0:,.0f} boards/s)")
     return 0
 
 
@@ -148,8 +148,8 @@ def labels_path(args) -> str:
     """``--labels FILE``, or the output's name with ``.labels.npy`` for a bare ``--labels``."""
     if args.labels:
         return args.labels
-    if args.out == "-":
-        raise CLIError("--labels needs a file name when the boards go to standard output")
+    if args.out == "-" or not os.path.isfile(args.out) and os.path.exists(args.out):  # a device, FIFO, descriptor
+        raise CLIError(f"--labels needs a file name when the boards go to {'standard output' if args.out == '-' else args.out}")
     stem = args.out[:-4] if args.out.lower().endswith(".npy") else args.out
     return stem + ".labels.npy"
 
@@ -192,8 +192,8 @@ def _run_labelled(args, m, n, goal, dtype, fmt, started):
     finally:
         bar.close()
     seconds = time.perf_counter() - started
-    print(f"wrote {count} labelled {m}x{n} boards to {args.out} and their distances to {target} in "
-          f"{seconds:.2f} s ({count / seconds if seconds > 0 else 0:,.0f} boards/s)", file=sys.stderr)
+    notice(f"wrote {count} labelled {m}x{n} boards to {args.out} and their distances to {target} in "
+          f"{seconds:.2f} s ({count / seconds if seconds > 0 else 0:,.0f} boards/s)")
     return 0
 
 

@@ -30,8 +30,8 @@ def add_parser(subparsers):
                                 "databases of MxN boards (default goal; slides-4x4 for the 15-puzzle)")
     b.add_argument("--force", action="store_true", help="rebuild even when cached")
     b.add_argument("--progress", action="store_true", help="a progress bar even when standard error is no terminal")
-    b.add_argument("--no-progress", action="store_true", help="no progress bar (default where standard error is "
-                                                               "no terminal)")
+    b.add_argument("--no-progress", "--quiet", dest="no_progress", action="store_true",
+                   help="no progress bar (default where standard error is no terminal)")
     b.set_defaults(run=_build)
     listing = actions.add_parser("list", help="list databases and whether they are cached")
     listing.set_defaults(run=_list)

@@ -56,7 +56,7 @@ def configure(p, heuristic="linear_conflict") -> None:
     p.add_argument("--count-only", action="store_true",
                    help="constructive method: count the moves without keeping them (boards too large for the moves)")
     p.add_argument("--out", metavar="FILE", type=output_arg, help="write the result lines to FILE (written whole, then renamed)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--no-progress", "--quiet", dest="no_progress", action="store_true", help="never show the progress bar")
     p.add_argument("--progress", action="store_true", help="always show the progress bar")
     p.set_defaults(run=run)
 

@@ -380,7 +380,8 @@ def from_zarr(path) -> "da.Array":
     import zarr
 
     name = os.fspath(path)
-    unreadable = tuple(t for t in (ValueError, KeyError, OSError, TypeError, getattr(zarr.errors, "BaseZarrError", None))
+    unreadable = tuple(t for t in (ValueError, KeyError, OSError, TypeError, RecursionError,
+                                   getattr(zarr.errors, "BaseZarrError", None))
                        if isinstance(t, type))  # fmt: skip
     try:
         store = zarr.open_array(os.path.abspath(name), mode="r")
@@ -416,19 +417,20 @@ def iter_blocks(x, *, scheduler=None, window: int = 4):
 
 def _iter_blocks(x, scheduler, window, client, own):
     starts = np.concatenate([[0], np.cumsum(x.chunks[0])[:-1]]).astype(np.int64)
-    blocks = [x.blocks[i] for i in range(len(x.chunks[0]))]
+    n_blocks = len(x.chunks[0])  # each block's graph is cut when its turn comes: a header may claim millions
     try:
         if client is None:
-            for lo in range(0, len(blocks), window):
-                results = dask.compute(*blocks[lo:lo + window], scheduler=scheduler or "threads")
+            for lo in range(0, n_blocks, window):
+                wanted = [x.blocks[i] for i in range(lo, min(lo + window, n_blocks))]
+                results = dask.compute(*wanted, scheduler=scheduler or "threads")
                 for k, block in enumerate(results):
                     yield int(starts[lo + k]), block
             return
         pending = {}
         next_submit = 0
-        for i in range(len(blocks)):
-            while next_submit < len(blocks) and next_submit < i + window:
-                pending[next_submit] = client.compute(blocks[next_submit])
+        for i in range(n_blocks):
+            while next_submit < n_blocks and next_submit < i + window:
+                pending[next_submit] = client.compute(x.blocks[next_submit])
                 next_submit += 1
             yield int(starts[i]), pending.pop(i).result()
     finally:

@@ -32,7 +32,7 @@ def parse_shape(text) -> tuple[int, int]:
         parts = str(text).strip().lower().replace("*", "x").split("x")
         if len(parts) == 1:
             parts = parts * 2
-        if len(parts) != 2 or not all(p.strip().isdigit() and len(p.strip()) <= 9 for p in parts):
+        if len(parts) != 2 or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 9 for p in parts):
             raise OptionError("shape", text, "must look like MxN with whole numbers (for example 4x4)")
         m, n = (int(p) for p in parts)
     if m < 1 or n < 1 or m * n < 2:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 
+import re
+
 import numpy as np
 
 from .._jit import jit
@@ -264,6 +266,9 @@ def _detect_text_format(vals, counts, shape):
 _SLASH, _NEWLINE = ord("/"), ord("\n")
 
 
+_DIGIT = re.compile(rb"[0-9]")
+
+
 def looks_like_scramble(data) -> bool:
     """True when the first line holding a number also holds a slash.
 
@@ -272,12 +277,16 @@ def looks_like_scramble(data) -> bool:
     >>> looks_like_scramble(b"# a comment / here\\n1 2/3 0\\n"), looks_like_scramble(b"1 2 3 0\\n")
     (True, False)
     """
-    buf = np.frombuffer(bytes(data[:4096]), np.uint8) if not isinstance(data, np.ndarray) else data[:4096]
-    for line in bytes(buf).split(b"\n"):
-        body = line.split(b"#", 1)[0]
-        if any(48 <= b <= 57 for b in body):
-            return b"/" in body
-    return False
+    size, window = len(data), 4096
+    while True:  # a window that grows until it holds the first line with a number (one row may be long)
+        lines = bytes(data[:window]).split(b"\n")
+        for line in lines if window >= size else lines[:-1]:  # whole lines only
+            body = line.split(b"#", 1)[0]
+            if _DIGIT.search(body):
+                return b"/" in body
+        if window >= size:
+            return False
+        window *= 4
 
 
 def scramble_layout(data, name="<text>", shape=None, line0=0):

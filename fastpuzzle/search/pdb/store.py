@@ -156,7 +156,7 @@ def load(name: str, *, directory=None) -> PatternDatabase:
     rebuild = f"rebuild it with fastpuzzle.pdb.build({key!r}, force=True)"
     try:
         return _read_cached(key, path)
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError) as exc:
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError, RecursionError) as exc:
         if isinstance(exc, StaleDatabaseError):
             raise
         raise StaleDatabaseError(path, f"is unreadable ({type(exc).__name__}: {exc}); {rebuild}") from None
