@@ -149,6 +149,8 @@ def seconds(value, name: str = "time_limit"):
         limit = float(value)
     except OverflowError:  # an int beyond any float
         raise OptionError(name, value, rule) from None
+    except TypeError:  # a Real that is no number of seconds (NumPy's timedelta64)
+        raise OptionTypeError(name, value, rule) from None
     if not math.isfinite(limit) or limit <= 0:
         raise OptionError(name, value, rule)
     return limit

@@ -281,3 +281,54 @@ def test_check_reads_a_fifo_once_with_out(tmp_path, capsys):
     feeder.join(timeout=30)
     assert rc == 0, err
     assert np.load(tmp_path / "m.npy").tolist() == [True] * 5
+
+
+# -- the solvers -----------------------------------------------------------------------------------
+
+
+def test_multi_tile_boards_past_the_search_get_the_folded_constructive_answer():
+    tried("wave11", 3)
+    board = fp.random_solvable(21, 21, seed=1)  # 441 cells: past the search's tables
+    sol = fp.solve(board, metric="mtm", max_nodes=10)
+    assert sol.status == "found" and sol.method == "constructive" and sol.verify(board)
+    assert fp.solve_many(board[None], metric="mtm")[0].length == sol.length
+    with pytest.raises(fp.ShapeError, match="at most 400 cells"):
+        fp.solve(board, metric="mtm", method="ida")
+
+
+def test_a_multi_tile_search_above_16_cells_with_no_budget_gets_the_default_limit():
+    tried("wave11", 1)
+    board = fp.scramble(4, 5, 12, seed=3)
+    sol = fp.solve(board, metric="mtm")
+    assert sol.status == "optimal" and "default time limit" in sol.note
+
+
+def test_multi_tile_answers_under_a_budget_agree_between_solve_and_solve_many():
+    tried("wave11", 1)
+    board = np.array([[8, 6, 7], [3, 2, 1], [4, 0, 5]])
+    one = fp.solve(board, metric="mtm", max_nodes=30)
+    many = fp.solve_many(board[None], metric="mtm", max_nodes=30)[0]
+    assert (one.status, one.length, one.lower_bound) == (many.status, many.length, many.lower_bound)
+    assert one.status == "bounded"
+
+
+def test_the_anytime_search_keeps_its_node_budget():
+    tried("wave11", 3)
+    board = fp.random_solvable(8, 8, count=4, seed=7)[2]
+    for budget in (10, 100, 1000):
+        assert fp.solve(board, max_nodes=budget).nodes <= budget + 1  # the root is counted once more
+
+
+def test_odd_options_of_the_solvers_are_refused_by_name(capsys, monkeypatch):
+    tried("wave11", 3)
+    import io
+    import sys
+
+    with pytest.raises(OptionTypeError, match="time_limit"):
+        fp.solve([[1, 2, 3], [4, 0, 6], [7, 5, 8]], time_limit=np.timedelta64(1, "s"))
+    result = fp.solve_many(fp.random_solvable(3, 3, count=2, seed=1))
+    with pytest.raises(OptionTypeError, match="bool"):
+        result[True]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1 2 3 4 0 6 7 5 8\n")))
+    rc, _, err = _cli(["solve", "-", "--method", "constructive", "--count-only", "--max-nodes", "5"], capsys)
+    assert rc == 2 and one_line_error(err) and "--max-nodes" in err

@@ -48,7 +48,7 @@ def configure(p, heuristic="linear_conflict") -> None:
     p.add_argument("--metric", default="stm", choices=("stm", "mtm"),
                    help="stm: one tile per move; mtm: a slide of several tiles is one move (solved by IDA*)")
     p.add_argument("--prune", default="automaton", choices=PRUNE_RULES,
-                   help="duplicate move sequences IDA* leaves out: up to 10 moves (default), or only undoing moves "
+                   help="duplicate move sequences IDA* leaves out: up to 14 moves (default), or only undoing moves "
                         "(Korf's node counts)")
     p.add_argument("--max-nodes", type=positive_arg, default=None, help="node budget per board")
     p.add_argument("--time-limit", type=seconds_arg, default=None, help="time budget per board, seconds")
@@ -107,6 +107,11 @@ def _check_reachable(batch, goal, lines, name):
 def _check_options(args):
     if args.count_only and args.method != "constructive":
         raise CLIError("--count-only needs --method constructive")
+    if args.count_only:  # the constructive solver counts its moves: no search option applies
+        given = [flag for flag, value in (("--max-nodes", args.max_nodes is not None),
+                                          ("--metric mtm", args.metric == "mtm")) if value]
+        if given:
+            raise CLIError(f"{', '.join(given)} does not apply to --count-only (the constructive solver counts its moves)")
     if args.database is not None and args.heuristic != "pdb":
         raise CLIError("--database needs --heuristic pdb")
     if args.database is not None and args.method == "constructive":
@@ -161,7 +166,7 @@ def _solve_block(args, boards, target):
         from ..search.constructive import solve_constructive
 
         for board in boards:
-            s = solve_constructive(board, goal=target, count_only=True)
+            s = solve_constructive(board, goal=target, count_only=True, time_limit=args.time_limit)
             yield solution_line(s.length, "", s.nodes, s.seconds, s.status, s.lower_bound)
         return
     from ..search.solve import solve_many

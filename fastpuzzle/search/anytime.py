@@ -274,7 +274,7 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
             break
         nodes = 40_000 * width if budget.nodes_left is None else max(1, budget.nodes_left // 64)
         before = windows.nodes
-        best = windows.improve(cells, best, width, nodes, window_end)
+        best = windows.improve(cells, best, width, nodes, window_end, total=budget.nodes_left or 0)
         budget.charge(windows.nodes - before)
     total += windows.nodes
     counted = windows.nodes

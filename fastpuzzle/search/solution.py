@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..boards import as_boards, as_goal
-from ..errors import MoveError, ShapeError, UnreachableError
+from ..errors import MoveError, OptionTypeError, ShapeError, UnreachableError
 from ..manhattan import tile_distances
 from ..moves import apply_codes, move_codes, move_letters, solution_parity
 from ..notation import count_moves, decode_moves, encode_moves
@@ -270,6 +270,8 @@ class SolveManyResult:
         return [self[i] for i in range(len(self))]
 
     def __getitem__(self, i) -> Solution:
+        if isinstance(i, (bool, np.bool_)):
+            raise OptionTypeError("index", i, "must be an integer board index, not a bool")
         i = range(len(self))[operator.index(i)]  # negative from the end; IndexError out of range
         lb = int(self.lower_bounds[i])
         return Solution(encode_moves(self.moves[i]), status=str(self.status[i]), nodes=int(self.nodes[i]),

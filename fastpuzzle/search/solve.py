@@ -194,7 +194,15 @@ def method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric):
     if metric == "mtm":
         if method not in ("auto", "ida"):
             raise OptionError("method", method, "must be 'ida' or 'auto' with metric='mtm' (the multi-tile metric is solved by IDA*)")
-        return ("slide" if min(m, n) == 1 else "ida"), metric
+        if min(m, n) == 1:
+            return "slide", metric
+        if m * n > IDA_MAX_CELLS:  # past the search's tables: auto folds the constructive answer
+            if method == "ida":
+                raise ShapeError((m, n), f"the multi-tile IDA* handles boards of at most {IDA_MAX_CELLS} cells, got "
+                                 f"{m}x{n}; method='auto' answers with the constructive solution, its slides folded",
+                                 expected=IDA_MAX_CELLS)  # fmt: skip
+            return "folded", metric
+        return "ida", metric
     return _resolve_method(method, heuristic, m, n, budget=max_nodes is not None or time_limit is not None), metric
 
 
@@ -242,6 +250,8 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric
         return sol
     if which == "anytime":
         return _solve_anytime(cells, target, m, n, search, max_nodes, time_limit)
+    if which == "folded":
+        return folded_fallback(cells, target, m, n, None)
     mapped = search.map_boards(cells[None, :])[0]
     info = np.zeros(4, np.int64)
     with interruptible(m * n > 9):  # SIGINT/SIGTERM stop the kernel (8-puzzles take milliseconds)
@@ -316,11 +326,15 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
         from the call: reading a pattern database from disk spends it too.  The
         constructive solver checks it after each row or column it places
         and, out of time, returns status ``"budget"`` with no moves.
-    method : {"auto", "ida", "constructive"}
-        ``"ida"``: optimal IDA*.  ``"constructive"``: a fast, not optimal,
-        solver (:mod:`fastpuzzle.search.constructive`).  ``"auto"``: IDA*
-        up to 16 cells (any size with ``heuristic="pdb"``), constructive
-        beyond.
+    method : {"auto", "ida", "anytime", "constructive"}
+        ``"ida"``: optimal IDA* (with probes from 17 cells:
+        :mod:`fastpuzzle.search.probes`).  ``"anytime"``: the best solution
+        the budget finds, with a proved lower bound
+        (:mod:`fastpuzzle.search.anytime`).  ``"constructive"``: a fast, not
+        optimal, solver (:mod:`fastpuzzle.search.constructive`).  ``"auto"``:
+        IDA* up to 16 cells with no budget, the anytime search otherwise up
+        to 400 cells (a default time limit when no budget is given),
+        constructive beyond (see ``docs/solving.md``).
     database : str or PatternDatabase, optional
         With ``heuristic="pdb"``: a named database (``"7-8"``, ``"6-6-3"``,
         ``"5-5-5"``, ``"4-4"``, ``"6-6-6-6"``) or a built one
@@ -331,7 +345,7 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
         relabelling.  Refused with any other heuristic.
     prune : {"automaton", "undo"}
         Move sequences IDA* leaves out: ``"automaton"`` (default) every
-        duplicate sequence of up to 10 moves
+        duplicate sequence of up to 14 moves
         (:func:`fastpuzzle.moves.move_automaton`; fewer nodes), ``"undo"``
         only the move that undoes the previous one (the node counts Korf
         published).  Solutions are optimal either way.
@@ -347,8 +361,10 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     -------
     Solution
         ``moves`` (the blank's directions ``U D L R``), ``length``, ``status``
-        (``"optimal"``, or ``"budget"`` with no moves when a budget stopped
-        the search), ``nodes``: nodes generated (the root once, then every
+        (``"optimal"``; ``"bounded"`` or ``"found"`` for an answer not proved
+        shortest, with ``lower_bound`` and ``bound_factor``; ``"budget"``
+        with no moves when a budget stopped a search that has no answer),
+        ``nodes``: nodes generated (the root once, then every
         child generated in every IDA* iteration, pruned ones included; Korf's
         count), ``seconds``, ``method`` (``"ida"``, ``"constructive"`` or
         ``"slide"``), ``heuristic`` (``"pdb:<name>"`` for a pattern
@@ -394,22 +410,38 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     if np.array_equal(cells, target.ravel()):
         return Solution(np.zeros(0, np.uint8), status="optimal", nodes=0, seconds=0.0, method=which, heuristic=label,
                         lower_bound=0, metric=metric)  # fmt: skip
+    time_limit, default = _multi_tile_default(time_limit, max_nodes, method, m, n, metric)
     if time_limit is not None:
         time_limit = max(MIN_SEARCH_SECONDS, time_limit - (clock() - started))
     sol = _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric)
     if metric == "mtm" and method == "auto" and not sol.solved:
         sol = folded_fallback(cells, target, m, n, sol)
+    sol.note = "; ".join(filter(None, (default, sol.note)))
     return sol
+
+
+def _multi_tile_default(time_limit, max_nodes, method, m, n, metric):
+    """``(time_limit, note)``: a multi-tile ``method="auto"`` search of more than 16 cells with no
+    budget gets the anytime search's default time limit (then the folded constructive answer)."""
+    if metric != "mtm" or method != "auto" or max_nodes is not None or time_limit is not None \
+            or not AUTO_IDA_MAX_CELLS < m * n <= IDA_MAX_CELLS:  # beyond, no search runs (folded_fallback)
+        return time_limit, ""
+    return DEFAULT_TIME_LIMIT, f"no budget given: the default time limit of {DEFAULT_TIME_LIMIT:g} s applied"
 
 
 #: The note of :func:`folded_fallback`'s answers.
 FOLDED_NOTE = "the multi-tile search ran out of budget: the constructive solution, its slides folded"
 
 
-def folded_fallback(cells, target, m, n, stopped: Solution) -> Solution:
+def folded_fallback(cells, target, m, n, stopped: Solution | None) -> Solution:
     """A multi-tile search its budget stopped: the constructive solver's single-tile moves, each run
-    of slides one way folded into one move, with the bound the search proved (``stopped``'s)."""
+    of slides one way folded into one move, with the bound the search proved (``stopped``'s);
+    ``None`` for a board past the search's tables (no search, no bound)."""
     sol = solve_constructive(cells.reshape(m, n), goal=target)
+    if stopped is None:
+        return Solution(sol.codes, status="found", nodes=0, seconds=sol.seconds, method="constructive", metric="mtm",
+                        note=f"more than {IDA_MAX_CELLS} cells, past the multi-tile search: the constructive "
+                             "solution, its slides folded")  # fmt: skip
     bound = stopped.lower_bound
     return Solution(sol.codes, status="found" if bound is None else "bounded", nodes=stopped.nodes,
                     seconds=stopped.seconds + sol.seconds, method="ida+constructive", heuristic=stopped.heuristic,
@@ -430,8 +462,8 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
     goal, heuristic, method, database, prune, metric
         As in :func:`solve`; one goal for the whole batch (a pattern
         database is loaded once for the batch).  A multi-tile board its
-        budget stops gets the folded constructive solution, status ``"found"``
-        (the batch search reports no bound).
+        budget stops gets the folded constructive solution with the bound
+        the search proved (status ``"bounded"``, as :func:`solve` answers).
     max_nodes, time_limit : optional
         Budgets **per board**.
     threads : int, optional
@@ -472,6 +504,7 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
     target = as_goal(goal, m, n)
     require_reachable(batch, target, single=single)
     which, metric = method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric)
+    time_limit, _ = _multi_tile_default(time_limit, max_nodes, method, m, n, metric)  # per board, as in solve
     # budgets are per board: a batch builds the multi-tile databases once, whatever its budget
     search = _make_search(m, n, target, heuristic, database, prune_length, which, method, metric)
     label = search.label if search is not None else heuristic
@@ -504,11 +537,12 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
 
 
 def _fill_folded(columns, flat, target, m, n, at_goal):
-    """The boards of a multi-tile batch its budget stopped get :func:`folded_fallback`'s answers
-    (status ``"found"``: the batch search reports no bound)."""
-    lengths, _, status, seconds, moves, _ = columns
+    """The boards of a multi-tile batch its budget stopped get :func:`folded_fallback`'s answers,
+    with the bound the batch search proved (status ``"bounded"``, as :func:`solve` answers)."""
+    lengths, _, status, seconds, moves, bounds = columns
     for i in np.flatnonzero((lengths < 0) & ~at_goal):
-        stopped = Solution(np.zeros(0, np.uint8), status="budget", seconds=float(seconds[i]))
+        stopped = Solution(np.zeros(0, np.uint8), status="budget", seconds=float(seconds[i]),
+                           lower_bound=int(bounds[i]) if bounds[i] >= 0 else None)  # fmt: skip
         sol = folded_fallback(flat[i], target, m, n, stopped)
         lengths[i], status[i], seconds[i], moves[i] = sol.length, sol.status, sol.seconds, sol.moves
 

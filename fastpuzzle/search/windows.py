@@ -208,21 +208,25 @@ class WindowSolver:
                         break
         return cut_loops(cells, m, n, codes)
 
-    def improve(self, cells, codes, width: int, max_nodes: int, deadline: float):
+    def improve(self, cells, codes, width: int, max_nodes: int, deadline: float, total: int = 0):
         """One pass of windows of ``width`` moves (half overlapping) over the solution; returns the new codes.
 
-        Stops at the deadline (a :func:`fastpuzzle.search.clock.clock` value, 0 = none).
+        Each window may generate ``max_nodes`` nodes, the pass ``total`` (0 = no limit); it stops
+        at the deadline (a :func:`fastpuzzle.search.clock.clock` value, 0 = none).
         """
         m, n = self.m, self.n
         codes = cut_loops(cells, m, n, codes)
         boards = trajectory(cells, m, n, codes)
         i = 0
         step = max(1, width // 2)
+        start = self.nodes
         while i < len(codes) and (deadline <= 0.0 or clock() < deadline):
             j = min(len(codes), i + width)
-            if j - i < 2:
+            left = total - (self.nodes - start)
+            if j - i < 2 or (total and left <= 0):
                 break
-            better = self.shorter_path(boards[i], boards[j], j - i, max_nodes, deadline)
+            better = self.shorter_path(boards[i], boards[j], j - i, min(max_nodes, left) if total else max_nodes,
+                                       deadline)  # fmt: skip
             if better is not None:
                 codes = cut_loops(cells, m, n, np.concatenate([codes[:i], better, codes[j:]]).astype(np.uint8))
                 boards = trajectory(cells, m, n, codes)
