@@ -40,7 +40,7 @@ __all__ = [
 #: The solvers' names, here so that the command line lists them without loading a kernel.
 HEURISTICS = ("linear_conflict", "manhattan", "pdb")
 METHODS = ("auto", "ida", "anytime", "constructive")
-#: What IDA* prunes (:data:`fastpuzzle.search.solve.PRUNE` gives each its length).
+#: What IDA* prunes (:data:`fastpuzzle.search.checks.PRUNE` gives each its length).
 PRUNE_RULES = ("automaton", "undo")
 #: Largest count, node budget or seed (the kernels count in int64).
 MAX_WHOLE = (1 << 63) - 1

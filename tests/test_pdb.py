@@ -13,7 +13,7 @@ from fastpuzzle import apply_moves, goal_board
 from fastpuzzle import pdb
 from fastpuzzle.solvability import is_solvable
 from fastpuzzle.moves import move_automaton
-from fastpuzzle.search.solve import PRUNE
+from fastpuzzle.search.checks import PRUNE
 
 from . import naive
 

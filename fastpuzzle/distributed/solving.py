@@ -61,7 +61,8 @@ def solve_many(boards, *, client=None, goal=None, heuristic="linear_conflict", m
         As from :func:`fastpuzzle.solve_many`, in the order of ``boards``.
     """
     from ..notation import check_metric
-    from ..search.solve import SolveManyResult, check_options, check_prune, refuse_node_budget
+    from ..search.checks import check_options, check_prune, refuse_node_budget
+    from ..search.solve import SolveManyResult
 
     max_nodes, time_limit = check_options(heuristic=heuristic, method=method, max_nodes=max_nodes,
                                           time_limit=time_limit, database=database)  # fmt: skip

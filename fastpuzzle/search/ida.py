@@ -518,7 +518,7 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     """IDA* on one validated, solvable flat board; returns ``(status, codes, nodes, seconds)``.
 
     ``max_nodes``/``time_limit`` as checked by
-    :func:`fastpuzzle.search.solve.check_options` (None = no budget).
+    :func:`fastpuzzle.search.checks.check_options` (None = no budget).
     ``weight``: see :data:`WEIGHT_ONE`.  ``info``: an int64 array of 4 that
     receives the kernel's ``[nodes, length, threshold, h0]``; with
     ``weight == WEIGHT_ONE`` every threshold below ``info[2]`` has been

@@ -23,6 +23,7 @@ from ..moves import PRUNE_LENGTH, round_up_to_parity, slide_codes, solution_pari
 from ..notation import check_metric, count_moves, decode_moves
 from . import ida
 from .anytime import DEFAULT_TIME_LIMIT, anytime_search
+from .checks import PRUNE, check_options, check_prune, refuse_node_budget
 from .clock import clock
 from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
@@ -38,11 +39,6 @@ __all__ = [
 ]  # fmt: skip
 
 HEURISTICS, METHODS = options.HEURISTICS, options.METHODS
-#: What IDA* prunes, by name: the longest duplicate move sequence left out
-#: (:func:`fastpuzzle.moves.move_automaton`).  ``"undo"`` only forbids undoing
-#: the previous move, the rule of Korf's published node counts.
-PRUNE = dict(zip(options.PRUNE_RULES, (PRUNE_LENGTH, 2)))
-
 #: ``method="auto"`` without a budget uses plain IDA* up to this many cells
 #: (proved optimal in seconds), the anytime search beyond (with a budget: always).
 AUTO_IDA_MAX_CELLS = 16
@@ -57,75 +53,9 @@ _STATUS = {
 }
 
 
-# ------------------------------------------------------------------ validation
-
-
 #: Seconds a search still gets when setting it up (reading its database) took the whole time limit:
 #: enough for the fallback answer, which ``method="auto"`` always returns.
 MIN_SEARCH_SECONDS = 1e-3
-
-
-def check_options(*, heuristic="linear_conflict", method="auto", max_nodes=None, time_limit=None, database=None):
-    """Check the options every solver front takes; returns ``(max_nodes, time_limit)`` normalised.
-
-    Raises
-    ------
-    OptionTypeError
-        An option of the wrong type (``max_nodes`` 1.5, '10' or True, ...).
-    OptionError
-        An unknown heuristic or method, ``max_nodes < 1``, a ``time_limit``
-        that is not a positive number, a ``database`` without ``heuristic="pdb"``
-        or with ``method="constructive"``.
-
-    Examples
-    --------
-    >>> check_options(heuristic="manhattan", method="ida", max_nodes=10, time_limit=2)
-    (10, 2.0)
-    >>> check_options(max_nodes=0)
-    Traceback (most recent call last):
-    ...
-    fastpuzzle.errors.OptionError: max_nodes must be a whole number >= 1, got 0
-    """
-    options.choice(heuristic, "heuristic", HEURISTICS)
-    options.choice(method, "method", METHODS)
-    if database is not None and heuristic != "pdb":
-        raise OptionError("database", database, "needs heuristic='pdb'")
-    if database is not None and method == "constructive":
-        raise OptionError("database", database, "does not apply to method='constructive' (it reads no database)")
-    return options.node_budget(max_nodes), options.seconds(time_limit)
-
-
-def check_prune(prune) -> int:
-    """The longest pruned move sequence for the ``prune`` option (see :data:`PRUNE`).
-
-    Examples
-    --------
-    >>> check_prune("undo")
-    2
-    >>> check_prune("none")
-    Traceback (most recent call last):
-    ...
-    fastpuzzle.errors.OptionError: prune must be one of 'automaton', 'undo', got 'none'
-    """
-    return PRUNE[options.choice(prune, "prune", options.PRUNE_RULES)]
-
-
-def refuse_node_budget(method, max_nodes):
-    """``max_nodes`` asked of the constructive solver: refused, since it
-    searches no nodes (``time_limit`` applies to it; so does
-    ``solve_constructive(max_moves=...)``).
-
-    Examples
-    --------
-    >>> refuse_node_budget("constructive", None)
-    >>> refuse_node_budget("constructive", 10)
-    Traceback (most recent call last):
-    ...
-    fastpuzzle.errors.OptionError: max_nodes does not apply to method='constructive' (it searches no nodes); give time_limit, or use solve_constructive(board, max_moves=...), got 10
-    """
-    if method == "constructive" and max_nodes is not None:
-        raise OptionError("max_nodes", max_nodes, "does not apply to method='constructive' (it searches no nodes); "
-                          "give time_limit, or use solve_constructive(board, max_moves=...)")
 
 
 def _resolve_method(method: str, heuristic: str, m: int, n: int, budget: bool = False) -> str:
