@@ -11,6 +11,7 @@ import fastpuzzle as fp
 from fastpuzzle import steps
 from fastpuzzle.distances import near
 from fastpuzzle.env.curriculum import orbit_start
+from fastpuzzle.io.text import TEXT_BLOCK_BYTES
 from fastpuzzle.errors import AllocationError, DistanceBudgetError, OptionError, OptionTypeError
 from fastpuzzle.moves import board_symmetries
 from fastpuzzle.pdb import build_partition, placement_count
@@ -332,3 +333,33 @@ def test_odd_options_of_the_solvers_are_refused_by_name(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1 2 3 4 0 6 7 5 8\n")))
     rc, _, err = _cli(["solve", "-", "--method", "constructive", "--count-only", "--max-nodes", "5"], capsys)
     assert rc == 2 and one_line_error(err) and "--max-nodes" in err
+
+
+class _Endless(__import__("io").RawIOBase):
+    """A stream without end (``/dev/zero``, ``/dev/urandom``)."""
+
+    def __init__(self, byte):
+        self.byte, self.served = byte, 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        b[:] = self.byte * len(b)
+        self.served += len(b)
+        assert self.served < 1 << 28, "read on without end"
+        return len(b)
+
+
+@pytest.mark.parametrize("argv", [["check", "-"], ["solve", "-"], ["draw", "-"], ["reach", "--judge", "-"]])
+@pytest.mark.parametrize("byte", [b"\x00", b"x"])
+def test_a_stream_that_cannot_hold_boards_is_refused_at_its_first_byte(argv, byte, capsys, monkeypatch):
+    tried("wave11", 1)
+    import io
+    import sys
+
+    stream = _Endless(byte)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(stream)))
+    rc, _, err = _cli(argv, capsys)
+    assert rc == 2 and one_line_error(err) and "line 1" in err
+    assert stream.served <= 2 * TEXT_BLOCK_BYTES  # at most a block or two read, never without end

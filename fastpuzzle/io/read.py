@@ -19,7 +19,7 @@ from .._jit import CHUNK_CELLS
 from ..errors import OptionTypeError
 from .errors import BoardFileError, parse_shape
 from .npy import NPY_MAGIC, ZIP_MAGIC, iter_npy_chunks, load_npy, read_npy_header, regular_file_size
-from .source import open_input, read_input, strip_bom
+from .source import open_input, read_input, read_stream, strip_bom
 from .text import NoBoards, TEXT_BLOCK_BYTES, iter_text_boards, read_text_boards, validate_boards
 
 __all__ = ["load_boards", "load_boards_and_lines", "read_boards", "iter_boards", "count_boards"]
@@ -76,7 +76,7 @@ def load_boards_and_lines(path, *, shape=None, fmt="auto", check=True, name=None
         if owned and regular_file_size(f) is not None:
             data, _ = read_input(path)  # memory-mapped, no copy
         else:
-            data = strip_bom(np.frombuffer(head + _read_rest(f, name), np.uint8))
+            data = strip_bom(np.frombuffer(_read_rest(f, name, head), np.uint8))
     finally:
         if owned:
             f.close()
@@ -155,9 +155,9 @@ def _iter_boards(source, shape, fmt, chunk_boards, check, name, block_bytes):
             f.close()
 
 
-def _read_rest(f, name):
+def _read_rest(f, name, head=b""):
     try:
-        return f.read()
+        return read_stream(f, name, head)
     except OSError as error:
         raise BoardFileError(name, f"cannot read: {(error.strerror or str(error)).lower()}") from None
 

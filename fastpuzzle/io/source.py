@@ -12,6 +12,7 @@ import errno
 import io
 import mmap
 import os
+import re
 import stat
 import sys
 
@@ -101,13 +102,40 @@ def read_input(source, name=None):
             if regular:
                 data = np.frombuffer(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), np.uint8)
             else:
-                data = np.frombuffer(f.read(), np.uint8)
+                data = np.frombuffer(read_stream(f, name), np.uint8)
         except OSError as error:
             raise BoardFileError(name, f"cannot read: {_why(error)}") from None
     finally:
         if owned:
             f.close()
     return strip_bom(data), name
+
+
+#: A byte no line of boards holds outside a comment (digits, blanks, separators, signs).
+NOT_BOARD_TEXT = re.compile(rb"[^0-9 \t\r\n\x0b\x0c,/+\-]")
+
+
+def read_stream(f, name, head=b"", chunk=1 << 20) -> bytes:
+    """The rest of a stream, after ``head``.  Its first line must look like boards (or a comment):
+    a stream that cannot hold boards (``/dev/zero``, random bytes) stops at the first byte of that
+    line that no board has, and the parser refuses it there, instead of reading to the end of memory."""
+    parts = [bytes(head)]
+    judging, in_comment = not bytes(head).startswith(b"\x93NUMPY"), False  # a .npy goes to its own reader
+    piece = strip_bom(bytes(head))
+    while True:
+        if judging:
+            end = piece.find(b"\n")
+            line = piece if end < 0 else piece[:end]
+            if not in_comment:
+                mark = line.find(b"#")
+                if NOT_BOARD_TEXT.search(line if mark < 0 else line[:mark]):
+                    return b"".join(parts)
+                in_comment = mark >= 0
+            judging = end < 0
+        piece = f.read(chunk)
+        if not piece:
+            return b"".join(parts)
+        parts.append(piece)
 
 
 def strip_bom(data):

@@ -20,7 +20,7 @@ from .._jit import jit
 from ..boards import BoardError, as_boards
 from ..errors import NoBoards, OptionError
 from .errors import BoardFileError, check_file_allocation, parse_shape
-from .source import strip_bom
+from .source import NOT_BOARD_TEXT, strip_bom
 
 __all__ = ["parse_text", "read_text_boards", "iter_text_boards", "validate_boards", "TEXT_BLOCK_BYTES",
            "scramble_layout", "looks_like_scramble"]
@@ -448,7 +448,11 @@ def iter_text_boards(f, head, name, shape, fmt, check, block_bytes=TEXT_BLOCK_BY
                 cut = pending.index(b"\n", cut + 1) + 1 if cut >= 0 else 0
             else:  # cut after the last line end
                 cut = pending.rfind(b"\n") + 1
-            if cut <= 0:  # no cut point yet (a very long board): read on
+            if cut <= 0:  # no cut point yet (a very long board): read on, unless it is no board text at all
+                bad = None if b"#" in pending else NOT_BOARD_TEXT.search(pending)
+                if bad is not None:  # e.g. /dev/zero: refused at the byte, not buffered without end
+                    _text_block(bytes(pending[: bad.end()]), name, shape, fmt, check, line0, board0)
+                    raise BoardFileError(name, f"byte {bad.group()!r} is not part of board text", line=line0 + 1)
                 more = _read_more(f, step, name)
                 eof = not more
                 pending += more
