@@ -363,3 +363,15 @@ def test_a_stream_that_cannot_hold_boards_is_refused_at_its_first_byte(argv, byt
     rc, _, err = _cli(argv, capsys)
     assert rc == 2 and one_line_error(err) and "line 1" in err
     assert stream.served <= 2 * TEXT_BLOCK_BYTES  # at most a block or two read, never without end
+
+
+def test_a_grid_larger_than_a_block_is_read_as_a_grid(tmp_path):
+    tried("wave11", 1)
+    from fastpuzzle.io.read import iter_boards
+
+    board = fp.random_solvable(600, 600, seed=1)  # 2.4 MB of text: its first MB holds 250 of its rows
+    path = tmp_path / "g.txt"
+    fp.write_boards(path, board[None], fmt="grids")
+    parts = list(iter_boards(path, text_block_bytes=1 << 20))
+    assert len(parts) == 1 and np.array_equal(parts[0][1][0], board)
+    assert np.array_equal(fp.load_boards(path)[0], board)

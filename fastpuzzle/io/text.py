@@ -257,8 +257,9 @@ def _detect_text_format(vals, counts, shape):
         k += 1
     if k > 1 and (counts[nz[0] : nz[0] + k] == first).all():
         block = vals[: k * first]
-        # a grid holds 0..k*first-1; k boards of a line each hold only 0..first-1
-        if block.size and int(block.max()) == k * first - 1:
+        # a grid holds 0..k*first-1; k boards of a line each hold only 0..first-1, so a larger
+        # value means rows of a grid (one too large for this prefix to hold whole)
+        if block.size and int(block.max()) >= first:
             return "grids"
     return "lines"
 
