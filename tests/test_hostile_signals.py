@@ -147,3 +147,22 @@ def test_user_handler_left_alone():
         signal.signal(signal.SIGTERM, old)
     assert seen == [signal.SIGTERM]
     tried("signals")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/proc/self/status").exists(), reason="FIFOs, /proc")
+@pytest.mark.slow
+def test_sigterm_ends_a_dask_check_whose_workers_block_in_a_read(tmp_path):
+    """The header is read from a FIFO once; the tasks open it again and wait for a writer that
+    never comes. SIGTERM must end the process, not leave it kept alive by those threads."""
+    pytest.importorskip("dask")
+    import threading
+
+    np.save(tmp_path / "ok.npy", np.array([[[1, 2], [3, 0]]] * 3, np.uint8))
+    fifo = tmp_path / "q.npy"
+    os.mkfifo(fifo)
+    threading.Thread(target=lambda: fifo.write_bytes((tmp_path / "ok.npy").read_bytes()), daemon=True).start()
+    proc = subprocess.Popen([sys.executable, "-m", "fastpuzzle", "check", str(fifo), "--dask", "--summary"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), cwd=tmp_path)  # fmt: skip
+    rc, _, err = _stop(proc, signal.SIGTERM, settle=3.0)
+    assert rc == 128 + signal.SIGTERM and one_line_error(err)
+    tried("signals")

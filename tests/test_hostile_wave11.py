@@ -375,3 +375,31 @@ def test_a_grid_larger_than_a_block_is_read_as_a_grid(tmp_path):
     parts = list(iter_boards(path, text_block_bytes=1 << 20))
     assert len(parts) == 1 and np.array_equal(parts[0][1][0], board)
     assert np.array_equal(fp.load_boards(path)[0], board)
+
+
+@pytest.mark.parametrize("command", ["check", "solve"])
+def test_npy_bytes_past_the_data_are_refused_on_a_stream_as_in_a_file(tmp_path, command, capsys, monkeypatch):
+    tried("wave11", 1)
+    import io
+    import sys
+
+    path = tmp_path / "b.npy"
+    np.save(path, fp.random_solvable(3, 3, count=2, seed=1))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(path.read_bytes() + b"\0" * 32))))
+    rc, _, err = _cli([command, "-"], capsys)
+    assert rc == 2 and "after the data its header describes" in err
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5, 1 << 20])
+def test_reading_a_stream_stops_early_only_on_a_first_line_no_board_has(chunk):
+    tried("wave11", 1)
+    import io
+
+    from fastpuzzle.io.source import read_stream
+
+    lines = b"\xef\xbb\xbf" + b"1 2 3 0\n" * 3000  # a byte order mark, read in pieces of any size
+    assert read_stream(io.BytesIO(lines), "x", chunk=chunk) == lines
+    assert read_stream(io.BytesIO(lines[7:]), "x", head=lines[:7], chunk=chunk) == lines
+    commented = b"# \x00 any bytes\n" + b"\x00" * 100  # a comment holds anything; the parser refuses line 2
+    assert read_stream(io.BytesIO(commented), "x", chunk=chunk) == commented
+    assert len(read_stream(io.BytesIO(b"\x00" * 10**6), "x", chunk=chunk)) <= max(2 * chunk, 8)

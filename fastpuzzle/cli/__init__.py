@@ -19,6 +19,7 @@ import importlib
 import os
 import signal
 import sys
+import threading
 
 from .common import EXIT_BAD_INPUT, CLIError
 
@@ -94,7 +95,18 @@ def main(argv=None) -> int:
         sys.stdout = _ClosedStream("<stdout>")
     if sys.stderr is None:
         sys.stderr = _ClosedStream("<stderr>")
-    return _main(argv, own_process)
+    status = _main(argv, own_process)
+    if own_process and status > 128 and any(t.is_alive() and not t.daemon for t in threading.enumerate()
+                                            if t is not threading.main_thread()):  # fmt: skip
+        # a signal stopped the command, but worker threads (Dask's, blocked in a read) would keep
+        # the process alive: the work is abandoned, so end it now, with the status
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError, AttributeError):
+                pass
+        os._exit(status)
+    return status
 
 
 def _say(command, message):

@@ -152,6 +152,8 @@ def iter_npy_chunks(f, name, header, step, sized=False):
                 index=start + got // (m * n * itemsize),
             )
         yield start, part.reshape(k, m, n)
+    if not sized and _read_progressively(f, 1, name):  # a stream: bytes past the data, as a file's size shows
+        raise BoardFileError(name, "holds bytes after the data its header describes")
 
 
 def _read_progressively(f, nbytes, name, piece=1 << 24):

@@ -121,9 +121,14 @@ def read_stream(f, name, head=b"", chunk=1 << 20) -> bytes:
     line that no board has, and the parser refuses it there, instead of reading to the end of memory."""
     parts = [bytes(head)]
     judging, in_comment = not bytes(head).startswith(b"\x93NUMPY"), False  # a .npy goes to its own reader
-    piece = strip_bom(bytes(head))
+    lead = bytes(head)  # the stream's first bytes, held until the byte order mark can be told apart
     while True:
-        if judging:
+        piece = None
+        if judging and len(lead) >= len(BOM):
+            piece, lead, judging = strip_bom(lead), b"", "lines"
+        elif judging == "lines":
+            piece = parts[-1]
+        if piece is not None:
             end = piece.find(b"\n")
             line = piece if end < 0 else piece[:end]
             if not in_comment:
@@ -131,11 +136,13 @@ def read_stream(f, name, head=b"", chunk=1 << 20) -> bytes:
                 if NOT_BOARD_TEXT.search(line if mark < 0 else line[:mark]):
                     return b"".join(parts)
                 in_comment = mark >= 0
-            judging = end < 0
-        piece = f.read(chunk)
-        if not piece:
+            judging = "lines" if end < 0 else False
+        more = f.read(chunk)
+        if not more:
             return b"".join(parts)
-        parts.append(piece)
+        parts.append(more)
+        if judging is True:
+            lead += more
 
 
 def strip_bom(data):
