@@ -403,3 +403,16 @@ def test_reading_a_stream_stops_early_only_on_a_first_line_no_board_has(chunk):
     commented = b"# \x00 any bytes\n" + b"\x00" * 100  # a comment holds anything; the parser refuses line 2
     assert read_stream(io.BytesIO(commented), "x", chunk=chunk) == commented
     assert len(read_stream(io.BytesIO(b"\x00" * 10**6), "x", chunk=chunk)) <= max(2 * chunk, 8)
+
+
+@pytest.mark.parametrize("argv", [["check", "-", "--goal", "-"], ["solve", "-", "--goal", "-"], ["reach", "-", "-"],
+                                  ["draw", "-", "--goal", "-", "--out", "x.svg"]])
+def test_standard_input_named_twice_is_refused(argv, capsys, monkeypatch, tmp_path):
+    tried("wave11", 1)
+    import io
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1 2 3 0\n")))
+    rc, _, err = _cli(argv, capsys)
+    assert rc == 2 and one_line_error(err) and "standard input (-), which can be read once" in err

@@ -6,7 +6,10 @@ import os
 import sys
 import time
 
-from .common import CLIError, dask_module, input_name, load_board_arg, one_board, output_arg, refuse_overwrite, shape_arg
+from .common import (
+    CLIError, dask_module, input_name, load_board_arg, one_board, output_arg, refuse_overwrite,
+    refuse_stdin_twice, shape_arg,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -41,6 +44,7 @@ def run(args) -> int:
 
     if args.out == "-":
         raise CLIError("--out - would mix a binary .npy mask into the verdicts on standard output; give a file name")
+    refuse_stdin_twice(("FILE", args.file), ("--goal", args.goal))
     refuse_overwrite("--out", args.out, args.file, args.goal)
     goal = None
     if args.goal is not None:

@@ -125,6 +125,18 @@ def refuse_overwrite(option, out, *inputs):
                            "give another name")  # fmt: skip
 
 
+def refuse_stdin_twice(*inputs) -> None:
+    """Standard input can be read once: two of the ``(what, value)`` inputs given as ``-`` are
+    refused, naming both.
+
+    >>> refuse_stdin_twice(("FILE", "-"), ("--goal", "a.txt"))
+    """
+    named = [what for what, value in inputs if value == "-"]
+    if len(named) > 1:
+        raise CLIError(f"{' and '.join(named)} both read standard input (-), which can be read once; "
+                       "give all but one as a file")  # fmt: skip
+
+
 def input_name(source) -> str:
     return "<stdin>" if source == "-" else source
 

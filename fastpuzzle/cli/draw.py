@@ -5,7 +5,10 @@ from __future__ import annotations
 import math
 import sys
 
-from .common import CLIError, load_board_arg, one_board, output_arg, progress_bar, refuse_overwrite, shape_arg, want_progress
+from .common import (
+    CLIError, load_board_arg, one_board, output_arg, progress_bar, refuse_overwrite, refuse_stdin_twice,
+    shape_arg, want_progress,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -39,6 +42,7 @@ def run(args) -> int:
     """Run ``draw``."""
     from ..pictures import animate, draw
 
+    refuse_stdin_twice(("FILE", args.file), ("--goal", args.goal))
     refuse_overwrite("--out", args.out, args.file, args.goal)
     boards, _, name = load_board_arg(args.file, args.shape, "board file")
     if args.index is not None:

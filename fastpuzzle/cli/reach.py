@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import CLIError, input_name, load_board_arg, shape_arg
+from .common import CLIError, input_name, load_board_arg, refuse_stdin_twice, shape_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -35,6 +35,7 @@ def run(args) -> int:
     from ..io.errors import BoardFileError
     from ..solvability import reachable
 
+    refuse_stdin_twice(("the first board", args.a), ("the second board", args.b))
     a, _, name_a = load_board_arg(args.a, args.shape, "first board")
     b, _, name_b = load_board_arg(args.b, args.shape, "second board")
     if a.shape[1:] != b.shape[1:]:

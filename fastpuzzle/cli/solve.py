@@ -19,7 +19,10 @@ from __future__ import annotations
 import sys
 
 from ..options import HEURISTICS, METHODS, PRUNE_RULES
-from .common import CLIError, load_board_arg, one_board, output_arg, positive_arg, refuse_overwrite, seconds_arg, shape_arg
+from .common import (
+    CLIError, load_board_arg, one_board, output_arg, positive_arg, refuse_overwrite, refuse_stdin_twice,
+    seconds_arg, shape_arg,
+)
 
 __all__ = ["add_parser", "configure", "run", "main", "demo_lines", "solution_line"]
 
@@ -124,6 +127,7 @@ def run(args) -> int:
     from .common import progress_bar, want_progress
 
     _check_options(args)
+    refuse_stdin_twice(("FILE", args.file), ("--goal", args.goal))
     refuse_overwrite("--out", args.out, args.file, args.goal)
     batch, lines, name, goal = _read(args)
     target = _check_reachable(batch, goal, lines, name)
