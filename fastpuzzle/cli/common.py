@@ -167,9 +167,10 @@ def progress_bar(total, desc, enabled, unit=" boards"):
     return tqdm(total=total, desc=desc, unit=unit, unit_scale=True, file=sys.stderr, leave=False)
 
 
-def load_board_arg(text, shape, what):
+def load_board_arg(text, shape, what, shape_from="--shape"):
     """``(boards, lines, name)`` of a board argument: a file, ``-`` or numbers written
-    inline (``"1 2 3 4 5 6 7 8 0"``, rows may be separated by ``/``, ``;`` or ``,``)."""
+    inline (``"1 2 3 4 5 6 7 8 0"``, rows may be separated by ``/``, ``;`` or ``,``);
+    ``shape_from`` says where ``shape`` came from, for the messages."""
     from ..io.read import load_boards_and_lines
     from ..io.text import read_text_boards
 
@@ -184,7 +185,7 @@ def load_board_arg(text, shape, what):
                            "have the same length")  # fmt: skip
         row_shape = (len(rows), len(rows[0]))
         if shape is not None and tuple(shape) != row_shape:
-            raise CLIError(f"{name}: its rows make a {row_shape[0]}x{row_shape[1]} board, --shape says "
+            raise CLIError(f"{name}: its rows make a {row_shape[0]}x{row_shape[1]} board, {shape_from} says "
                            f"{shape[0]}x{shape[1]}")  # fmt: skip
         shape = row_shape
     inline = " ".join(" ".join(r) for r in rows)

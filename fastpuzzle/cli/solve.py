@@ -86,7 +86,8 @@ def _read(args):
         raise CLIError("--goal and --goal-blank-first exclude each other")
     goal = None
     if args.goal:
-        boards, _, goal_name = load_board_arg(args.goal, shape, "--goal")
+        boards, _, goal_name = load_board_arg(args.goal, shape, "--goal",
+                                              "--shape" if args.shape is not None else f"{name} (its boards)")
         goal = one_board(boards, goal_name, shape)
     elif args.goal_blank_first:
         goal = np.arange(shape[0] * shape[1]).reshape(shape)
