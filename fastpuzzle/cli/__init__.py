@@ -145,7 +145,7 @@ def _parse_and_run(argv, own_process) -> int:
 
         skip_extension_scan()
     command = args.command
-    old_term = _stop_on_sigterm() if own_process else None
+    old_handlers = _stop_on_signals() if own_process else {}
     try:
         return int(args.run(args) or 0)
     except BrokenPipeError:
@@ -172,8 +172,8 @@ def _parse_and_run(argv, own_process) -> int:
         _say(command, error if str(error) else type(error).__name__)
         return EXIT_BAD_INPUT
     finally:
-        if own_process and old_term is not None:
-            signal.signal(signal.SIGTERM, old_term)
+        for signum, old in old_handlers.items():
+            signal.signal(signum, old)
 
 
 #: Errors of a write with no file name: the commands' own prints to standard output.
@@ -197,19 +197,21 @@ def _printed_text_status() -> int:
     return 0
 
 
-def _stop_on_sigterm():
-    """SIGTERM raises (like Ctrl-C) for the whole run, so outputs are cleaned up; the old handler."""
-    old = signal.getsignal(signal.SIGTERM)
-    if old is not signal.SIG_DFL:  # ignored (nohup) or the caller's own: left alone
-        return None
+def _stop_on_signals():
+    """SIGTERM and SIGHUP raise (like Ctrl-C) for the whole run, so outputs are cleaned up;
+    ``{signal: old handler}`` of those it took (one ignored, as under nohup, or the caller's own
+    handler, is left alone)."""
 
     def stop(signum, frame):
         from ..interrupt import Interrupted
 
         raise Interrupted(signum)
 
-    signal.signal(signal.SIGTERM, stop)
-    return old
+    taken = {}
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+            taken[signum] = signal.signal(signum, stop)
+    return taken
 
 
 def _silence_stdout():
