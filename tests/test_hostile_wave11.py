@@ -416,3 +416,42 @@ def test_standard_input_named_twice_is_refused(argv, capsys, monkeypatch, tmp_pa
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"1 2 3 0\n")))
     rc, _, err = _cli(argv, capsys)
     assert rc == 2 and one_line_error(err) and "standard input (-), which can be read once" in err
+
+
+# -- Dask and the caches ---------------------------------------------------------------------------
+
+
+def test_a_link_in_the_database_cache_is_replaced_not_written_through(tmp_path, monkeypatch):
+    tried("wave11", 1)
+    from fastpuzzle import pdb
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path / "cache"))
+    pdb.build("4-4", progress=False)
+    precious = tmp_path / "precious.npy"
+    np.save(precious, np.arange(10))
+    tables = tmp_path / "cache" / "4-4" / "tables.npy"
+    tables.unlink()
+    tables.symlink_to(precious)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pdb.build("4-4", progress=False)
+    assert np.load(precious).tolist() == list(range(10)) and not tables.is_symlink()
+
+
+def test_dask_boards_of_unknown_chunk_sizes_and_stores_with_no_name():
+    tried("wave11", 3)
+    import os
+
+    import fastpuzzle.distributed as fd
+
+    boards = fp.random_solvable(3, 3, count=50, seed=1)
+    x = fd.as_dask_boards(boards, chunks=7)
+    filtered = x[x[:, 0, 0] > 0]
+    starts = [start for start, _ in fd.iter_blocks(filtered)]
+    sizes = [len(block) for _, block in fd.iter_blocks(filtered)]
+    assert starts == [sum(sizes[:k]) for k in range(len(sizes))]
+    with pytest.raises(fp.ShapeError, match="compute_chunk_sizes"):
+        fd.is_solvable(filtered)
+    for path in ("", os.getcwd()):
+        with pytest.raises(fp.BoardFileError, match="no name for a new store"):
+            fd.to_zarr(boards, path, overwrite=True)

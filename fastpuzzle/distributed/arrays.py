@@ -3,6 +3,7 @@ and Zarr stores, and the schedulers (see :mod:`fastpuzzle.distributed`)."""
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 
@@ -85,12 +86,17 @@ def as_dask_boards(boards, *, chunks=None) -> "da.Array":
             boards = da.from_array(boards, chunks=(chunks or default_chunks(m, n), m, n))
     if boards.ndim != 3:
         raise ShapeError(boards.shape, f"boards must be a batch (B, m, n), got an array with {boards.ndim} dimension(s)")
+    if any(math.isnan(c) for c in boards.chunks[0]):  # a filtered array: board indices would be unknown
+        raise ShapeError((-1, *boards.shape[1:]), "boards has chunks of unknown size (a filtered dask array): call "
+                         "boards.compute_chunk_sizes() first, so each board keeps its index")  # fmt: skip
     m, n = boards.shape[1:]
     _check_board_shape(m, n)
     if boards.dtype == np.bool_ or boards.dtype.kind not in "iuf":
         raise OptionTypeError("boards", boards.dtype, "must hold integers (0 = blank)")
     if chunks is not None or len(boards.chunks[1]) > 1 or len(boards.chunks[2]) > 1:
         boards = boards.rechunk({0: chunks or boards.chunks[0], 1: -1, 2: -1})
+    # the twins add tasks per chunk: a graph the memory cannot describe is refused, as from_npy's
+    check_allocation(len(boards.chunks[0]) * TASK_BYTES, f"a graph of {len(boards.chunks[0]):,} chunks of boards")
     return boards
 
 
@@ -318,6 +324,10 @@ def to_zarr(boards, path, *, chunks=None, overwrite: bool = False):
     zarr store is never replaced.
     """
     overwrite = options.flag(overwrite, "overwrite")
+    if not isinstance(path, (str, bytes, os.PathLike)) or not os.fspath(path) \
+            or os.path.realpath(os.path.abspath(os.fspath(path))) == os.path.realpath(os.getcwd()):
+        raise BoardFileError(os.fspath(path) if isinstance(path, (str, bytes, os.PathLike)) else repr(path),
+                             "is no name for a new store (empty, or the working directory itself)")  # fmt: skip
     x = as_dask_boards(boards, chunks=chunks)
     dtype = board_dtype(x.shape[1] * x.shape[2])
     x = x.map_blocks(_validated_chunk, dtype, dtype=dtype, meta=np.empty((0,) + x.shape[1:], dtype))
@@ -416,15 +426,15 @@ def iter_blocks(x, *, scheduler=None, window: int = 4):
 
 
 def _iter_blocks(x, scheduler, window, client, own):
-    starts = np.concatenate([[0], np.cumsum(x.chunks[0])[:-1]]).astype(np.int64)
+    start = 0  # counted from the blocks themselves: a filtered array's chunk sizes are unknown (nan)
     n_blocks = len(x.chunks[0])  # each block's graph is cut when its turn comes: a header may claim millions
     try:
         if client is None:
             for lo in range(0, n_blocks, window):
                 wanted = [x.blocks[i] for i in range(lo, min(lo + window, n_blocks))]
-                results = dask.compute(*wanted, scheduler=scheduler or "threads")
-                for k, block in enumerate(results):
-                    yield int(starts[lo + k]), block
+                for block in dask.compute(*wanted, scheduler=scheduler or "threads"):
+                    yield start, block
+                    start += len(block)
             return
         pending = {}
         next_submit = 0
@@ -432,7 +442,9 @@ def _iter_blocks(x, scheduler, window, client, own):
             while next_submit < n_blocks and next_submit < i + window:
                 pending[next_submit] = client.compute(x.blocks[next_submit])
                 next_submit += 1
-            yield int(starts[i]), pending.pop(i).result()
+            block = pending.pop(i).result()
+            yield start, block
+            start += len(block)
     finally:
         if own:
             client.close()

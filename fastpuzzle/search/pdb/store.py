@@ -104,8 +104,8 @@ def build(name: str, *, progress: bool = True, force: bool = False, directory=No
         for stale in (target / "tables.npy", target / "meta.json"):
             if stale.is_dir() and not stale.is_symlink():  # a directory in a cached file's place
                 shutil.rmtree(stale)
-            elif (stale.exists() or stale.is_symlink()) and not stale.is_file():  # a FIFO would block the save
-                stale.unlink()
+            elif stale.is_symlink() or (stale.exists() and not stale.is_file()):
+                stale.unlink()  # a link's target is the user's (never written through); a FIFO would block the save
         spec = DATABASES[key]
         from .build import build_partition  # the builder loads only when a table is built
 
