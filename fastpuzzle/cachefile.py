@@ -30,6 +30,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import stat
 import threading
 import zlib
@@ -168,7 +169,8 @@ def remove_cached(path) -> None:
     """Delete a cached array and its sidecar (missing ones ignored)."""
     for p in (Path(path), sidecar(path)):
         try:
-            if p.is_dir() and not p.is_symlink():
+            if p.is_dir() and not p.is_symlink():  # a directory in a cached file's place, inside the cache
+                shutil.rmtree(p)
                 continue
             os.unlink(p)
         except FileNotFoundError:

@@ -455,3 +455,16 @@ def test_dask_boards_of_unknown_chunk_sizes_and_stores_with_no_name():
     for path in ("", os.getcwd()):
         with pytest.raises(fp.BoardFileError, match="no name for a new store"):
             fd.to_zarr(boards, path, overwrite=True)
+
+
+def test_a_directory_in_a_cached_files_place_is_cleared(tmp_path):
+    tried("wave11", 1)
+    from fastpuzzle.cachefile import remove_cached, save_checked, sidecar
+
+    path = tmp_path / "t.npy"
+    save_checked(path, np.arange(5, dtype=np.uint8), {"kind": "demo"})
+    sidecar(path).unlink()
+    sidecar(path).mkdir()
+    (sidecar(path) / "x").write_text("x")  # the table was rebuilt on every call, never cached again
+    remove_cached(path)
+    assert not path.exists() and not sidecar(path).exists()
