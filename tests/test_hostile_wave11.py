@@ -468,3 +468,12 @@ def test_a_directory_in_a_cached_files_place_is_cleared(tmp_path):
     (sidecar(path) / "x").write_text("x")  # the table was rebuilt on every call, never cached again
     remove_cached(path)
     assert not path.exists() and not sidecar(path).exists()
+
+
+def test_a_refused_database_object_is_named_in_one_line():
+    tried("wave11", 1)
+    db = build_partition((2, 3), [(1, 2, 3), (4, 5)])
+    with pytest.raises(OptionError) as caught:
+        fp.solve([[1, 2, 3], [4, 0, 5]], heuristic="pdb", database=db, method="constructive")
+    message = str(caught.value)
+    assert "\n" not in message and "array(" not in message and "name='custom'" in message

@@ -106,9 +106,9 @@ class PatternDatabase:
     name: str
     shape: tuple
     partition: tuple
-    goal: np.ndarray
-    data: np.ndarray
-    offsets: np.ndarray
+    goal: np.ndarray = field(repr=False)  # the arrays stay out of the repr (a table is up to GBs)
+    data: np.ndarray = field(repr=False)
+    offsets: np.ndarray = field(repr=False)
     reflect: bool = False
     build_seconds: float = 0.0
     path: Path | None = None
