@@ -140,7 +140,7 @@ def run(args) -> int:
         what += f" (distance {lo})" if lo == hi else f" (distance {lo}..{hi})"
     if args.out != "-" or not sys.stdout.isatty():
         notice(f"wrote {count} {what} {m}x{n} boards to {args.out} in {seconds:.2f} s "
-              f"({count / seconds if seconds > 0 else 0:,.0f} boards/s)")
+               f"({count / seconds if seconds > 0 else 0:,.0f} boards/s)")
     return 0
 
 
@@ -148,8 +148,9 @@ def labels_path(args) -> str:
     """``--labels FILE``, or the output's name with ``.labels.npy`` for a bare ``--labels``."""
     if args.labels:
         return args.labels
-    if args.out == "-" or not os.path.isfile(args.out) and os.path.exists(args.out):  # a device, FIFO, descriptor
-        raise CLIError(f"--labels needs a file name when the boards go to {'standard output' if args.out == '-' else args.out}")
+    if args.out == "-" or (os.path.exists(args.out) and not os.path.isfile(args.out)):  # a device, FIFO, descriptor
+        where = "standard output" if args.out == "-" else args.out
+        raise CLIError(f"--labels needs a file name when the boards go to {where}")
     stem = args.out[:-4] if args.out.lower().endswith(".npy") else args.out
     return stem + ".labels.npy"
 
@@ -193,7 +194,7 @@ def _run_labelled(args, m, n, goal, dtype, fmt, started):
         bar.close()
     seconds = time.perf_counter() - started
     notice(f"wrote {count} labelled {m}x{n} boards to {args.out} and their distances to {target} in "
-          f"{seconds:.2f} s ({count / seconds if seconds > 0 else 0:,.0f} boards/s)")
+           f"{seconds:.2f} s ({count / seconds if seconds > 0 else 0:,.0f} boards/s)")
     return 0
 
 

@@ -120,29 +120,26 @@ def read_stream(f, name, head=b"", chunk=1 << 20) -> bytes:
     a stream that cannot hold boards (``/dev/zero``, random bytes) stops at the first byte of that
     line that no board has, and the parser refuses it there, instead of reading to the end of memory."""
     parts = [bytes(head)]
-    judging, in_comment = not bytes(head).startswith(b"\x93NUMPY"), False  # a .npy goes to its own reader
-    lead = bytes(head)  # the stream's first bytes, held until the byte order mark can be told apart
+    unjudged = None if parts[0].startswith(b"\x93NUMPY") else parts[0]  # first-line bytes not yet looked at
+    started = in_comment = False
     while True:
-        piece = None
-        if judging and len(lead) >= len(BOM):
-            piece, lead, judging = strip_bom(lead), b"", "lines"
-        elif judging == "lines":
-            piece = parts[-1]
-        if piece is not None:
-            end = piece.find(b"\n")
-            line = piece if end < 0 else piece[:end]
+        if unjudged is not None and (started or len(unjudged) >= len(BOM)):  # a mark split across reads is whole
+            if not started:
+                unjudged, started = strip_bom(unjudged), True
+            end = unjudged.find(b"\n")
+            line = unjudged if end < 0 else unjudged[:end]
             if not in_comment:
                 mark = line.find(b"#")
                 if NOT_BOARD_TEXT.search(line if mark < 0 else line[:mark]):
                     return b"".join(parts)
                 in_comment = mark >= 0
-            judging = "lines" if end < 0 else False
+            unjudged = b"" if end < 0 else None  # None: the first line ended, the parser takes it from here
         more = f.read(chunk)
         if not more:
             return b"".join(parts)
         parts.append(more)
-        if judging is True:
-            lead += more
+        if unjudged is not None:
+            unjudged += more
 
 
 def strip_bom(data):

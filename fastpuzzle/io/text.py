@@ -11,7 +11,6 @@ at blank lines), so a huge text needs bounded memory.  Every problem is a
 from __future__ import annotations
 
 import math
-
 import re
 
 import numpy as np

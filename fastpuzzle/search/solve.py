@@ -56,6 +56,8 @@ _STATUS = {
 #: Seconds a search still gets when setting it up (reading its database) took the whole time limit:
 #: enough for the fallback answer, which ``method="auto"`` always returns.
 MIN_SEARCH_SECONDS = 1e-3
+#: The note of an answer that ran under :data:`~fastpuzzle.search.anytime.DEFAULT_TIME_LIMIT`.
+DEFAULT_NOTE = f"no budget given: the default time limit of {DEFAULT_TIME_LIMIT:g} s applied"
 
 
 def _resolve_method(method: str, heuristic: str, m: int, n: int, budget: bool = False) -> str:
@@ -210,7 +212,7 @@ def _solve_anytime(cells, target, m, n, search, max_nodes, time_limit) -> Soluti
     note = ""
     if max_nodes is None and time_limit is None:
         time_limit = DEFAULT_TIME_LIMIT
-        note = f"no budget given: the default time limit of {DEFAULT_TIME_LIMIT:g} s applied"
+        note = DEFAULT_NOTE
     mapped = search.map_boards(cells[None, :])[0]
     forward = None if search.plan is None else np.argsort(search.plan.code_back).astype(np.uint8)
 
@@ -356,7 +358,7 @@ def _multi_tile_default(time_limit, max_nodes, method, m, n, metric):
     if metric != "mtm" or method != "auto" or max_nodes is not None or time_limit is not None \
             or not AUTO_IDA_MAX_CELLS < m * n <= IDA_MAX_CELLS:  # beyond, no search runs (folded_fallback)
         return time_limit, ""
-    return DEFAULT_TIME_LIMIT, f"no budget given: the default time limit of {DEFAULT_TIME_LIMIT:g} s applied"
+    return DEFAULT_TIME_LIMIT, DEFAULT_NOTE
 
 
 #: The note of :func:`folded_fallback`'s answers.
