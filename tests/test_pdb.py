@@ -499,7 +499,8 @@ def test_parallel_lookup_equals_serial(db44, all3):
     from fastpuzzle.search.pdb.heuristic import _lookup_batch, _lookup_batch_parallel
 
     boards = all3[0]
-    args = (boards.reshape(len(boards), -1), db44.data, *db44._kernel_arrays()[:4], *db44._kernel_arrays()[5:], True)
+    tiles, sizes, weights, offsets, _, cell_map, tile_map, views, _ = db44._kernel_arrays()
+    args = (boards.reshape(len(boards), -1), db44.data, tiles, sizes, weights, offsets, cell_map, tile_map, views)
     a = _lookup_batch(*args)
     b = _lookup_batch_parallel(*args)
     assert np.array_equal(a, b) and np.array_equal(a, db44.lookup(boards))
@@ -590,11 +591,15 @@ def test_rank_step_equals_ranking_the_moved_board(m, n, partition, rng):
         pattern_of[list(tiles)] = p
         tile_weight[list(tiles)] = placement_weights(n_cells, len(tiles))
     square = m == n
+    identity = np.arange(n_cells, dtype=np.int64)
     cell_map = np.array([(c % n) * n + c // n if square else c for c in range(n_cells)], np.int64)
-    tile_map = np.arange(n_cells, dtype=np.int64)  # any relabelling works: the step reads the tiles it is shown
+    tile_map = identity.copy()  # any relabelling works: the step reads the tiles it is shown
     if square:
         tile_map = rng.permutation(n_cells).astype(np.int64)
         tile_map[tile_map == 0], tile_map[0] = tile_map[0], 0
+    # the engine's views: row 0 the board, row 1 its reflection
+    maps = np.stack([np.stack([pattern_of, pattern_of]), np.stack([tile_weight, tile_weight]),
+                     np.stack([identity, cell_map]), np.stack([identity, tile_map])])  # the rows of pdb_kernel_tables
 
     def index(cells, p, r):
         where = np.zeros(n_cells, np.int64)
@@ -621,7 +626,7 @@ def test_rank_step_equals_ranking_the_moved_board(m, n, partition, rng):
                 if p < 0:
                     continue
                 x, y = (src, blank) if r == 0 else (cell_map[src], cell_map[blank])
-                step = rank_step(cells, x, y, t, p, r, pattern_of, tile_weight, cell_map, tile_map)
+                step = rank_step(cells, x, y, t, p, r, r == 1, maps)
                 assert index(cells, p, r) + step == index(moved, p, r)
 
 

@@ -58,10 +58,12 @@ from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
     lc_new_state, lc_pop, lc_push, lc_start, line_conflict_penalty, search_tables,
 )  # fmt: skip
-from .pdb.heuristic import pdb_children, pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start
+from .pdb.heuristic import (
+    MAX_VIEWS, PATTERN_OF, TILE_MAP, pdb_children, pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start,
+)
 from .pdb.slides import (
     SLIDE_MAX_CELLS, SLIDE_MIN_CELLS, SLIDES_NOT_BUILT, no_slide_tables, root_slide_bound, slide_cost, slide_tables,
-    slide_tables_built, tile_cells,
+    slide_tables_built,
 )  # fmt: skip
 
 
@@ -115,16 +117,15 @@ def _lc_state(m, n, lc_tables):
 def _pdb_state(n_cells, pdb_tables):
     if pdb_tables is None:
         return None
-    return pdb_new_state(pdb_tables[1], n_cells)
+    return pdb_new_state(pdb_tables[1], n_cells, pdb_tables[6].shape[0])
 
 
 @jit
 def _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state):
     if pdb_tables is not None:
-        data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect, goal_distance = pdb_tables
-        pos, rpos, values, sums, buf, at, tile_weight = pdb_state
-        return pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect,
-                         pos, rpos, values, sums, buf, at, tile_weight)  # fmt: skip
+        data, tiles, sizes, weights, offsets, maps, views, goal_distance = pdb_tables
+        where, values, sums, buf, at, child_value = pdb_state
+        return pdb_start(cells, data, tiles, sizes, weights, offsets, maps, views, where, values, sums, buf, at)
     if lc_tables is not None:
         move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
         line_codes, line_penalty, seq = lc_state
@@ -149,17 +150,18 @@ def _is_goal_after(cells, goal, blank, src, tile):
 # written out here, as Numba needs them to keep the loop free of reference counting
 # (the linear-conflict child step as an inline function returning a tuple ran 3x slower).
 # Each mirrors its reference kernel (``lc_*``, ``pdb_*``), with which the tests compare it.
-@jit
+@jit(_nrt=False)  # no reference counts: the loop allocates nothing, and the helpers' array arguments cost
 def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, successors, kind, lc_tables, pdb_tables,
                goal, lc_state, pdb_state, stack, path, weight, mtm_tables, max_cost):  # fmt: skip
     """One pass bounded by ``threshold`` (on ``g + h * weight``, :data:`WEIGHT_ONE`) and ``max_cost`` (on ``g + h``):
     ``(status, nodes, next_threshold, length)``, status -1 with no goal (then the smallest ``f`` the threshold pruned)."""
     # Unpacked once here: the loop below sees plain arrays only.
     succ_count, succ_packed, automaton = successors
-    stack_blank, stack_h, stack_next, stack_state, undo, child_at = stack
+    stack_blank, stack_h, stack_next, stack_state, undo, child_at, tile_cell = stack
     if pdb_tables is not None:
-        data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect, goal_distance = pdb_tables
-        pos, rpos, values, sums, buf, at, tile_weight = pdb_state
+        data, tiles, sizes, weights, offsets, maps, views, goal_distance = pdb_tables
+        where, values, sums, buf, at, child_value = pdb_state
+        n_views = views.shape[0]
         order = np.int64(goal_distance.shape[0] > 0 and mtm_tables is None)  # two passes: toward the goal first
     if lc_tables is not None:
         move_word, along_line, along_delta, line_table, goal_row, goal_col, col_offset, tile_shift = lc_tables
@@ -167,7 +169,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
         order = np.int64(0)
     if mtm_tables is not None:
         reach, longest, slide_data, slide_tiles, slide_cells, slide_offsets, slide_weights = mtm_tables
-        tile_cell = tile_cells(cells)  # where each tile is, for the slide databases
+        for c in range(cells.shape[0]):  # where each tile is, for the slide databases
+            tile_cell[cells[c]] = c
     no_line = m + n  # the dummy line a move that changes no conflict points at
     limit = min(budget, nodes + CLOCK_INTERVAL)  # the stop flag (and the clock, if set) read every CLOCK_INTERVAL nodes
     next_threshold, depth = _NO_LIMIT, 0
@@ -180,8 +183,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
     count = succ_count[blank * 5 + NO_PREVIOUS]
     state = AUTOMATON_START  # the move automaton's state at this node
     if pdb_tables is not None:
-        pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, pattern_of, cell_map,
-                     tile_map, reflect, at, tile_weight, goal_distance, child_at)  # fmt: skip
+        pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, maps, views, at,
+                     goal_distance, child_at)  # fmt: skip
     k = 0
     while True:
         if k < count << order:
@@ -190,28 +193,42 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             k += 1
             op = packed & 3
             child_state = automaton[as_unsigned(state), as_unsigned(op)]
-            if child_state < 0 or (order and child_at[as_unsigned(depth), as_unsigned(8 + j)] != (k <= count)):
+            if child_state < 0 or (order and child_at[as_unsigned(depth), as_unsigned(4 * MAX_VIEWS + j)] != (k <= count)):
                 continue  # a duplicate move sequence: not generated; or not this pass's (toward the goal first)
             src = packed >> 2
             tile = np.int64(cells[as_unsigned(src)])
             # --- child: h after the move, and what push needs (aux1, aux2)
             if pdb_tables is not None:  # pdb_child: the entries pdb_children asked for on entering the node
                 h = sums[0]
-                aux1 = -1  # new value of the tile's pattern
-                at1 = child_at[as_unsigned(depth), as_unsigned(2 * j)]
+                aux1 = -1  # new value of the tile's pattern in view 0 (-1: unchanged)
+                at1 = child_at[as_unsigned(depth), as_unsigned(MAX_VIEWS * j)]
                 if at1 >= 0:
                     aux1 = np.int64(data[as_unsigned(at1)])
-                    h += aux1 - values[0, pattern_of[as_unsigned(tile)]]
-                aux2 = -1  # the reflected pattern's new value, read where it can matter (always in MTM: room counts slides):
-                at2 = child_at[as_unsigned(depth), as_unsigned(2 * j + 1)]
-                h_weighted = (h * weight) >> WEIGHT_SHIFT  # the child is not pruned yet, or its f may lower next_threshold
-                if reflect and (h_weighted <= room or depth + 1 + h_weighted < next_threshold or mtm_tables is not None):
-                    h_reflected = sums[1]
+                    h += aux1 - values[0, maps[PATTERN_OF, 0, as_unsigned(tile)]]
+                # the other views, read only where they can matter (always in MTM: room counts slides): the
+                # child is not pruned yet, or its f may lower next_threshold; a child cut short is never pushed
+                aux2 = -1
+                at2 = child_at[as_unsigned(depth), as_unsigned(MAX_VIEWS * j + 1)]
+                h_weighted = (h * weight) >> WEIGHT_SHIFT
+                if n_views > 1 and (h_weighted <= room or depth + 1 + h_weighted < next_threshold or mtm_tables is not None):
+                    h_view = sums[1]
                     if at2 >= 0:
                         aux2 = np.int64(data[as_unsigned(at2)])
-                        h_reflected += aux2 - values[1, pattern_of[as_unsigned(tile_map[as_unsigned(tile)])]]
-                    if h_reflected > h:
-                        h = h_reflected
+                        h_view += aux2 - values[1, maps[PATTERN_OF, 1, maps[TILE_MAP, 1, as_unsigned(tile)]]]
+                    if h_view > h:
+                        h = h_view
+                    for v in range(2, n_views):
+                        h_weighted = (h * weight) >> WEIGHT_SHIFT
+                        if h_weighted > room and depth + 1 + h_weighted >= next_threshold and mtm_tables is None:
+                            break
+                        h_view = sums[v]
+                        child_value[v] = -1
+                        at_view = child_at[as_unsigned(depth), as_unsigned(MAX_VIEWS * j + v)]
+                        if at_view >= 0:
+                            child_value[v] = np.int64(data[as_unsigned(at_view)])
+                            h_view += child_value[v] - values[v, maps[PATTERN_OF, v, maps[TILE_MAP, v, as_unsigned(tile)]]]
+                        if h_view > h:
+                            h = h_view
             if lc_tables is not None:  # lc_child
                 word = move_word[as_unsigned((tile << tile_shift) + 4 * blank + op)]
                 h = h_node + (word & 3) - 1
@@ -253,8 +270,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
                 tile_cell[as_unsigned(tile)], tile_cell[0] = blank, src
             # --- push: make the move in the heuristic's state
             if pdb_tables is not None:
-                pdb_push(tile, blank, depth, aux1, aux2, at1, at2, pattern_of, cell_map, tile_map, pos, rpos, values,
-                         sums, at, undo)  # fmt: skip
+                pdb_push(tile, depth, j, aux1, aux2, child_value, child_at, maps, n_views, values, sums, at, undo)
             if lc_tables is not None and kind != KIND_MANHATTAN:
                 lc_push(tile, blank, op, depth, aux1, aux2, kind, no_line, tile_shift, along_line, along_delta,
                         line_codes, line_penalty, undo)  # fmt: skip
@@ -270,8 +286,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             first = (src * 5 + op) * 4
             count = succ_count[as_unsigned(src * 5 + op)]
             if pdb_tables is not None:
-                pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, pattern_of,
-                             cell_map, tile_map, reflect, at, tile_weight, goal_distance, child_at)  # fmt: skip
+                pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, maps, views, at,
+                             goal_distance, child_at)  # fmt: skip
             k = 0
         else:
             if depth == 0:
@@ -295,7 +311,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
                 tile_cell[as_unsigned(tile)], tile_cell[0] = src, blank
             # --- pop: undo the move in the heuristic's state
             if pdb_tables is not None:
-                pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, at, undo)
+                pdb_pop(tile, depth, maps, n_views, values, sums, at, undo)
             if lc_tables is not None and kind != KIND_MANHATTAN:
                 lc_pop(tile, blank, op, depth, kind, no_line, tile_shift, move_word, along_line, along_delta,
                        line_codes, line_penalty, undo)  # fmt: skip
@@ -323,8 +339,8 @@ def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mt
     if threshold < h0_weighted:
         threshold = h0_weighted
     stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),
-             np.empty(capacity + 1, np.int64), np.zeros((capacity + 1, 4), np.int64),
-             np.empty((capacity + 1, 12), np.int64))  # fmt: skip
+             np.empty(capacity + 1, np.int64), np.zeros((capacity + 1, 2 * MAX_VIEWS), np.int64),
+             np.empty((capacity + 1, 5 * MAX_VIEWS), np.int64), np.empty(m * n, np.int64))  # fmt: skip
     budget = max_nodes if max_nodes > 0 else _NO_LIMIT
     cost_cap = max_cost if max_cost > 0 else _NO_LIMIT
     while True:
@@ -504,8 +520,9 @@ class Heuristic:
 
 
 #: Bytes per move of the search's depth: the path (one byte) and the kernel's stack (four int64,
-#: four undo slots, the eight table indexes of the children and their four move-order flags per level).
-STACK_BYTES = 1 + 20 * 8
+#: two undo slots per view, the table indexes of four children in each view and their four
+#: move-order flags per level).
+STACK_BYTES = 1 + (4 + 7 * MAX_VIEWS) * 8
 
 
 def initial_capacity(m: int, n: int) -> int:

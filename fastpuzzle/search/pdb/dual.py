@@ -225,13 +225,14 @@ def dual_lookup(db, boards) -> np.ndarray:
     >>> bool(bounds[0] == 0 and bounds[1] <= 1)
     True
     """
-    from .heuristic import pdb_kernel_tables
-
     batch = np.asarray(boards)
     if batch.ndim != 3 or batch.shape[1:] != tuple(db.shape):
         raise ShapeError(batch.shape, f"boards must be a (B, {db.shape[0]}, {db.shape[1]}) batch, got shape {batch.shape}",
                          expected=tuple(db.shape))  # fmt: skip
-    data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect, _ = pdb_kernel_tables(db)
+    db = db.group(0)  # the first partition (of a database that holds several)
+    tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, views, _ = db._kernel_arrays()
+    data, reflect = np.asarray(db.data).view(np.ndarray), int(db.reflect)
+    pattern_of, cell_map, tile_map = pattern_of[0], cell_map[-1], tile_map[-1]  # the last view: the reflection, if any
     flat = np.ascontiguousarray(batch.reshape(batch.shape[0], -1).astype(np.int64))
     return _dual_batch(flat, data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, reflect,
                        *dual_kernel_tables(db))  # fmt: skip

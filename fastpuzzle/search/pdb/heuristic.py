@@ -35,7 +35,7 @@ from .ranking import placement_weights, prefetch, rank_placement
 __all__ = [
     "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition",
     "reflection_applies",
-    "pdb_kernel_tables", "pdb_new_state", "pdb_start", "rank_step", "pdb_children", "pdb_push", "pdb_pop",
+    "MAX_VIEWS", "PATTERN_OF", "TILE_WEIGHT", "CELL_MAP", "TILE_MAP", "pdb_kernel_tables", "pdb_new_state", "pdb_start", "rank_step", "pdb_children", "pdb_push", "pdb_pop",
 ]  # fmt: skip
 
 #: Largest board the kernels handle (cell sets are 64-bit masks: one bit per cell, the sign bit unused).
@@ -94,6 +94,10 @@ class PatternDatabase:
     reflect : bool
         Also look up the board reflected about the main diagonal and keep the
         larger sum (square boards whose goal is symmetric under it).
+    groups : tuple of int
+        Patterns per partition, in :attr:`partition`'s order: ``(4, 4)`` holds
+        two partitions of four patterns each, and the bound is the largest of
+        their sums (and of their reflections).  Empty: one partition.
 
     Examples
     --------
@@ -114,6 +118,7 @@ class PatternDatabase:
     path: Path | None = None
     build_peak_bytes: int = 0
     build_cpu_seconds: float = 0.0
+    groups: tuple = ()
     _arrays: tuple | None = field(default=None, repr=False)
 
     @property
@@ -126,8 +131,32 @@ class PatternDatabase:
     def nbytes(self) -> int:
         return int(self.data.shape[0])
 
+    @property
+    def pattern_groups(self) -> tuple:
+        """Patterns per partition (one partition: ``(len(partition),)``)."""
+        return tuple(self.groups) or (len(self.partition),)
+
+    def group(self, q: int) -> "PatternDatabase":
+        """Partition ``q`` alone, as a database sharing this one's tables."""
+        sizes = self.pattern_groups
+        first = sum(sizes[:q])
+        end = first + sizes[q]
+        stop = self.offsets[end] if end < len(self.offsets) else self.data.shape[0]
+        offsets = np.asarray(self.offsets[first:end], np.int64)
+        return PatternDatabase(self.name, self.shape, tuple(self.partition[first:end]), self.goal,
+                               self.data[offsets[0]:stop], offsets - offsets[0], self.reflect)  # fmt: skip
+
     def _kernel_arrays(self):
-        """Arrays describing the partition for the kernels (cached)."""
+        """Arrays describing the partitions for the kernels (cached).
+
+        ``(tiles, sizes, weights, offsets)`` per pattern (all partitions in
+        turn), then per *view* (a partition as the board shows it, or as its
+        reflection shows it): ``pattern_of[v, u]`` the pattern of tile ``u``
+        (-1: none), ``cell_map[v]`` / ``tile_map[v]`` the cells and tiles as
+        the view sees them (the identity, or the reflection: both their own
+        inverse), ``views[v] = (first pattern, end, reflected)`` and
+        ``tile_weight[v, u]`` the place value of tile ``u`` in its pattern's rank.
+        """
         if self._arrays is None:
             m, n = self.shape
             n_cells = m * n
@@ -136,24 +165,35 @@ class PatternDatabase:
             tiles = np.zeros((n_pat, kmax), np.int64)
             sizes = np.zeros(n_pat, np.int64)
             weights = np.zeros((n_pat, kmax), np.int64)
-            pat_of = np.full(n_cells, -1, np.int64)
             for p, pt in enumerate(self.partition):
                 sizes[p] = len(pt)
                 tiles[p, : len(pt)] = pt
                 weights[p, : len(pt)] = placement_weights(n_cells, len(pt))
-                for t in pt:
-                    pat_of[t] = p
             # Reflection: cell (r, c) -> (c, r); tile t -> the goal tile found
             # at the reflected cell of t's goal cell.
             flat_goal = self.goal.ravel().astype(np.int64)
-            cell_map = np.arange(n_cells, dtype=np.int64)
-            tile_map = np.arange(n_cells, dtype=np.int64)
+            identity = np.arange(n_cells, dtype=np.int64)
+            cell_map, tile_map = identity.copy(), identity.copy()
             if self.reflect:
-                for c in range(n_cells):
-                    cell_map[c] = (c % n) * n + c // n
-                for c in range(n_cells):
-                    tile_map[flat_goal[c]] = flat_goal[cell_map[c]]
-            self._arrays = (tiles, sizes, weights, np.asarray(self.offsets, np.int64), pat_of, cell_map, tile_map)
+                cell_map = (identity % n) * n + identity // n
+                tile_map[flat_goal] = flat_goal[cell_map]
+            pattern_of, tile_weight, cells, tiles_seen, views = [], [], [], [], []
+            first = 0
+            for size in self.pattern_groups:
+                row, row_weight = np.full(n_cells, -1, np.int64), np.zeros(n_cells, np.int64)
+                for p in range(first, first + size):
+                    row[tiles[p, : sizes[p]]] = p
+                    row_weight[tiles[p, : sizes[p]]] = weights[p, : sizes[p]]
+                for reflected in (0, 1) if self.reflect else (0,):
+                    pattern_of.append(row)
+                    tile_weight.append(row_weight)
+                    cells.append(cell_map if reflected else identity)
+                    tiles_seen.append(tile_map if reflected else identity)
+                    views.append((first, first + size, reflected))
+                first += size
+            self._arrays = (tiles, sizes, weights, np.asarray(self.offsets, np.int64), np.array(pattern_of),
+                            np.array(cells), np.array(tiles_seen), np.array(views, np.int64),
+                            np.array(tile_weight))  # fmt: skip
         return self._arrays
 
     def lookup(self, boards) -> np.ndarray:
@@ -168,11 +208,10 @@ class PatternDatabase:
                 f"boards are {batch.shape[1]}x{batch.shape[2]} but database {self.name!r} is for "
                 f"{self.shape[0]}x{self.shape[1]} boards"
             )
-        tiles, sizes, weights, offsets, pat_of, cell_map, tile_map = self._kernel_arrays()
+        tiles, sizes, weights, offsets, _, cell_map, tile_map, views, _ = self._kernel_arrays()
         kernel = _lookup_batch_parallel if use_threads(batch.size) else _lookup_batch
-        out = kernel(
-            batch.reshape(batch.shape[0], batch.shape[1] * batch.shape[2]), self.data, tiles, sizes, weights, offsets, cell_map, tile_map, self.reflect
-        )
+        flat = batch.reshape(batch.shape[0], batch.shape[1] * batch.shape[2])
+        out = kernel(flat, self.data, tiles, sizes, weights, offsets, cell_map, tile_map, views)
         return int(out[0]) if single else out
 
     def save(self, directory) -> Path:
@@ -188,6 +227,7 @@ class PatternDatabase:
             goal=self.goal.ravel().tolist(),
             offsets=[int(o) for o in self.offsets],
             reflect=bool(self.reflect),
+            groups=list(self.pattern_groups),
             build_seconds=self.build_seconds,
             build_peak_bytes=int(self.build_peak_bytes),
             build_cpu_seconds=float(self.build_cpu_seconds),
@@ -243,9 +283,9 @@ class GoalPlan:
 
 
 @jit
-def _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf):
+def _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf, first, end):
     total = 0
-    for p in range(sizes.shape[0]):
+    for p in range(first, end):
         k = sizes[p]
         for i in range(k):
             buf[i] = pos[tiles[p, i]]
@@ -254,33 +294,30 @@ def _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf):
 
 
 @jit
-def _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, out, lo, hi):
+def _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, views, out, lo, hi):
     n_cells = flat.shape[1]
     pos = np.zeros(n_cells, np.int64)
-    rpos = np.zeros(n_cells, np.int64)
     buf = np.zeros(tiles.shape[1], np.int64)
     for b in range(lo, hi):
-        for c in range(n_cells):
-            t = flat[b, c]
-            pos[t] = c
-            rpos[tile_map[t]] = cell_map[c]
-        h = _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf)
-        if reflect:
-            hr = _pattern_sum(rpos, tiles, sizes, weights, offsets, data, buf)
-            if hr > h:
-                h = hr
+        h = 0
+        for v in range(views.shape[0]):  # the largest sum over the views
+            for c in range(n_cells):
+                pos[tile_map[v, flat[b, c]]] = cell_map[v, c]
+            hv = _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf, views[v, 0], views[v, 1])
+            if hv > h:
+                h = hv
         out[b] = h
 
 
 @jit
-def _lookup_batch(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect):
+def _lookup_batch(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, views):
     out = np.zeros(flat.shape[0], np.int64)
-    _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, out, 0, flat.shape[0])
+    _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, views, out, 0, flat.shape[0])
     return out
 
 
 @pjit
-def _lookup_batch_parallel(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect):
+def _lookup_batch_parallel(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, views):
     n_boards = flat.shape[0]
     out = np.zeros(n_boards, np.int64)
     n_parts = 64
@@ -289,7 +326,7 @@ def _lookup_batch_parallel(flat, data, tiles, sizes, weights, offsets, cell_map,
         lo = part * step
         hi = min(n_boards, lo + step)
         if lo < hi:
-            _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, out, lo, hi)
+            _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, views, out, lo, hi)
     return out
 
 
@@ -312,8 +349,12 @@ def reflection_applies(goal: np.ndarray, partition) -> bool:
 def pdb_kernel_tables(db: PatternDatabase, toward_first: bool = True) -> tuple:
     """Arrays of ``db`` in the order the engine reads them.
 
-    ``(data, tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map,
-    reflect, goal_distance)``; ``goal_distance[t * N + c]`` is the Manhattan
+    ``(data, tiles, sizes, weights, offsets, maps, views, goal_distance)``:
+    ``maps[PATTERN_OF]``, ``maps[TILE_WEIGHT]``, ``maps[CELL_MAP]`` and
+    ``maps[TILE_MAP]`` are the views' rows of
+    :meth:`PatternDatabase._kernel_arrays` in one array (each array a helper
+    of the engine's loop takes costs it a reference count per call);
+    ``goal_distance[t * N + c]`` is the Manhattan
     distance from cell ``c`` to tile ``t``'s goal cell
     (:func:`fastpuzzle.manhattan.manhattan_table`; the engine tries the
     moves that bring their tile closer first: in the last pass it meets the
@@ -325,58 +366,53 @@ def pdb_kernel_tables(db: PatternDatabase, toward_first: bool = True) -> tuple:
     data.setflags(write=False)  # one type for loaded (memory-mapped) and built tables
     goal_distance = manhattan_table(db.goal).astype(np.int64).ravel()
     goal_distance = np.ascontiguousarray(goal_distance if toward_first else goal_distance[:0])
-    return (data,) + tuple(db._kernel_arrays()) + (int(db.reflect), goal_distance)
+    tiles, sizes, weights, offsets, pattern_of, cell_map, tile_map, views, tile_weight = db._kernel_arrays()
+    maps = np.ascontiguousarray(np.stack([pattern_of, tile_weight, cell_map, tile_map]))
+    return data, tiles, sizes, weights, offsets, maps, views, goal_distance
+
+
+#: Most views the engine keeps (two partitions and their reflections): its stack has room for that many.
+MAX_VIEWS = 4
+#: Rows of the engine's ``maps`` (:func:`pdb_kernel_tables`).
+PATTERN_OF, TILE_WEIGHT, CELL_MAP, TILE_MAP = 0, 1, 2, 3
 
 
 @jit
-def pdb_new_state(tiles, n_cells):
-    """Per-search state: tile cells, reflected tile cells, the value of each
-    pattern (row 0 direct, row 1 reflected), their sums, a rank buffer, the
-    table index of each pattern's placement (rows as for the values) and each
-    tile's place value in its pattern's rank (:func:`pdb_start` fills them)."""
+def pdb_new_state(tiles, n_cells, n_views):
+    """Per-search state: tile cells (one row per view), the value of each
+    pattern in each view, the views' sums, a rank buffer, the table index of
+    each pattern's placement (rows as for the values) and the child's new
+    value in each view beyond the second (:func:`pdb_start` fills the first five)."""
     n_patterns = tiles.shape[0]
-    return (np.zeros(n_cells, np.int64), np.zeros(n_cells, np.int64), np.zeros((2, n_patterns), np.int64),
-            np.zeros(2, np.int64), np.zeros(tiles.shape[1], np.int64), np.zeros((2, n_patterns), np.int64),
-            np.zeros(n_cells, np.int64))  # fmt: skip
+    return (np.zeros((n_views, n_cells), np.int64), np.zeros((n_views, n_patterns), np.int64),
+            np.zeros(n_views, np.int64), np.zeros(tiles.shape[1], np.int64),
+            np.zeros((n_views, n_patterns), np.int64), np.zeros(n_views, np.int64))  # fmt: skip
 
 
 @jit
-def _pattern_value(data, tiles, sizes, weights, offsets, where, p, buf):
-    k = sizes[p]
-    for i in range(k):
-        buf[i] = where[tiles[p, i]]
-    return np.int64(data[offsets[p] + rank_placement(buf, k, weights[p])])
-
-
-@jit
-def pdb_start(cells, data, tiles, sizes, weights, offsets, cell_map, tile_map, reflect, pos, rpos, values, sums, buf,
-              at, tile_weight):  # fmt: skip
-    """Fill the state (``pos`` ... ``tile_weight``) for the flat board ``cells``; returns ``h``."""
-    for c in range(cells.shape[0]):
-        t = cells[c]
-        pos[t] = c
-        rpos[tile_map[t]] = cell_map[c]
-    for p in range(sizes.shape[0]):
-        for i in range(sizes[p]):
-            tile_weight[tiles[p, i]] = weights[p, i]
-    sums[0] = 0
-    sums[1] = 0
-    for p in range(values.shape[1]):
-        for r in range(2 if reflect else 1):
-            where = pos if r == 0 else rpos
+def pdb_start(cells, data, tiles, sizes, weights, offsets, maps, views, where, values, sums, buf, at):
+    """Fill the state (``where`` ... ``at``) for the flat board ``cells``; returns ``h``."""
+    h = 0
+    for v in range(views.shape[0]):
+        for c in range(cells.shape[0]):
+            where[v, maps[TILE_MAP, v, cells[c]]] = maps[CELL_MAP, v, c]
+        sums[v] = 0
+        for p in range(views[v, 0], views[v, 1]):
             for i in range(sizes[p]):
-                buf[i] = where[tiles[p, i]]
-            at[r, p] = offsets[p] + rank_placement(buf, sizes[p], weights[p])
-            values[r, p] = np.int64(data[at[r, p]])
-            sums[r] += values[r, p]
-    return max(sums[0], sums[1])
+                buf[i] = where[v, tiles[p, i]]
+            at[v, p] = offsets[p] + rank_placement(buf, sizes[p], weights[p])
+            values[v, p] = np.int64(data[at[v, p]])
+            sums[v] += values[v, p]
+        h = max(h, sums[v])
+    return h
 
 
 @jit(inline="always")
-def rank_step(cells, x, y, t, p, r, pattern_of, tile_weight, cell_map, tile_map):
+def rank_step(cells, x, y, t, p, v, reflected, maps):
     """How the rank of pattern ``p``'s placement changes when its tile ``t``
-    slides from cell ``x`` to the adjacent blank ``y`` (``r = 1``: the move as
-    the reflected board sees it; ``x``, ``y``, ``t`` already reflected).
+    slides from cell ``x`` to the adjacent blank ``y``, as view ``v`` sees
+    the move (``reflected``: the view reflects the board; ``x``, ``y``, ``t``
+    already as the view sees them; ``maps``: see :func:`pdb_kernel_tables`).
 
     Digit ``i`` of the rank (see :mod:`fastpuzzle.search.pdb.ranking`) is the
     cell of tile ``i`` less the cells of earlier tiles below it.  The moved
@@ -387,96 +423,83 @@ def rank_step(cells, x, y, t, p, r, pattern_of, tile_weight, cell_map, tile_map)
     cells of the board, instead of ranking the whole pattern.  Place values
     fall with the digit, so "earlier" is "larger place value".
     """
-    wt = tile_weight[t]
+    wt = maps[TILE_WEIGHT, v, t]
     step = (y - x) * wt
     lo, hi, s = (x, y, 1) if x < y else (y, x, -1)
     for c in range(lo + 1, hi):
-        u = cells[c] if r == 0 else tile_map[cells[cell_map[c]]]
-        if pattern_of[u] == p:
-            wu = tile_weight[u]
+        u = maps[TILE_MAP, v, cells[maps[CELL_MAP, v, c]]] if reflected else cells[c]
+        if maps[PATTERN_OF, v, u] == p:
+            wu = maps[TILE_WEIGHT, v, u]
             step += s * wu if wu < wt else -s * wt
     return step
 
 
 @jit(inline="always")
-def pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, pattern_of, cell_map,
-                 tile_map, reflect, at, tile_weight, goal_distance, child_at):  # fmt: skip
+def pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, maps, views, at,
+                 goal_distance, child_at):  # fmt: skip
     """Where the children of the node (blank on ``blank``) are read in ``data``, each asked for at once.
 
-    ``child_at[depth, 2 j]``: the index of the table entry of the pattern of
-    the tile that successor ``j`` moves, after the move (-1: the tile is in
-    no pattern, or the move automaton prunes the move); ``2 j + 1`` the same
-    on the reflected board.  Each is the node's index ``at`` plus
+    ``child_at[depth, MAX_VIEWS * j + v]``: the index of the table entry of
+    the pattern of the tile that successor ``j`` moves, after the move, in
+    view ``v`` (-1: the tile is in no pattern of the view, or the move
+    automaton prunes the move).  Each is the node's index ``at`` plus
     :func:`rank_step`, and is prefetched
-    (:func:`fastpuzzle.search.pdb.ranking.prefetch`).  ``child_at[depth, 8 + j]``:
+    (:func:`fastpuzzle.search.pdb.ranking.prefetch`).  ``child_at[depth, 4 * MAX_VIEWS + j]``:
     1 when successor ``j`` moves its tile toward its goal cell (``goal_distance``,
     see :func:`pdb_kernel_tables`; not written when it is empty), which the engine tries first.
+    View 0 is the first partition on the board itself: it maps nothing.
     """
     n_cells = cells.shape[0]
+    n_views = views.shape[0]
     for j in range(count):
         packed = succ_packed[first + j]
-        child_at[depth, 2 * j] = -1
-        child_at[depth, 2 * j + 1] = -1
+        for v in range(n_views):
+            child_at[depth, MAX_VIEWS * j + v] = -1
         if automaton[state, packed & 3] < 0:
             continue
         src = packed >> 2
         tile = np.int64(cells[src])
         if goal_distance.shape[0]:  # empty: the tables' order alone
-            child_at[depth, 8 + j] = goal_distance[tile * n_cells + blank] < goal_distance[tile * n_cells + src]
-        p = pattern_of[tile]
+            child_at[depth, 4 * MAX_VIEWS + j] = goal_distance[tile * n_cells + blank] < goal_distance[tile * n_cells + src]
+        p = maps[PATTERN_OF, 0, tile]
         if p >= 0:
-            k = at[0, p] + rank_step(cells, src, blank, tile, p, 0, pattern_of, tile_weight, cell_map, tile_map)
+            k = at[0, p] + rank_step(cells, src, blank, tile, p, 0, False, maps)
             prefetch(data, k)
-            child_at[depth, 2 * j] = k
-        if reflect:
-            reflected = tile_map[tile]
-            p = pattern_of[reflected]
+            child_at[depth, MAX_VIEWS * j] = k
+        for v in range(1, n_views):
+            seen = maps[TILE_MAP, v, tile]
+            p = maps[PATTERN_OF, v, seen]
             if p >= 0:
-                k = at[1, p] + rank_step(cells, cell_map[src], cell_map[blank], reflected, p, 1, pattern_of,
-                                         tile_weight, cell_map, tile_map)  # fmt: skip
+                k = at[v, p] + rank_step(cells, maps[CELL_MAP, v, src], maps[CELL_MAP, v, blank], seen, p, v, True,
+                                         maps)  # fmt: skip
                 prefetch(data, k)
-                child_at[depth, 2 * j + 1] = k
+                child_at[depth, MAX_VIEWS * j + v] = k
 
 
 @jit(inline="always")
-def pdb_push(tile, blank, depth, new_value, new_reflected, new_at, new_reflected_at, pattern_of, cell_map, tile_map,
-             pos, rpos, values, sums, at, undo):  # fmt: skip
-    """Make the move of ``tile`` into ``blank`` in the state, with the values
-    (and table indexes) the engine looked up for the child (-1: the pattern
-    is unchanged); the old values and indexes go to ``undo[depth]``."""
-    pos[tile] = blank
-    reflected = tile_map[tile]
-    rpos[reflected] = cell_map[blank]
-    if new_value >= 0:
-        p = pattern_of[tile]
-        undo[depth, 0] = values[0, p]
-        undo[depth, 2] = at[0, p]
-        sums[0] += new_value - values[0, p]
-        values[0, p] = new_value
-        at[0, p] = new_at
-    if new_reflected >= 0:
-        p = pattern_of[reflected]
-        undo[depth, 1] = values[1, p]
-        undo[depth, 3] = at[1, p]
-        sums[1] += new_reflected - values[1, p]
-        values[1, p] = new_reflected
-        at[1, p] = new_reflected_at
+def pdb_push(tile, depth, j, new_value, new_second, child_value, child_at, maps, n_views, values, sums, at, undo):
+    """Make the move of ``tile`` in the state, with the values the engine
+    looked up for child ``j``: in view 0 ``new_value``, in view 1
+    ``new_second``, in the others ``child_value[v]`` (-1: the pattern is
+    unchanged in that view), at the indexes ``child_at`` holds; the old
+    values and indexes go to ``undo[depth]``."""
+    for v in range(n_views):
+        value = new_value if v == 0 else (new_second if v == 1 else child_value[v])
+        if value >= 0:
+            p = maps[PATTERN_OF, v, maps[TILE_MAP, v, tile]]
+            undo[depth, 2 * v] = values[v, p]
+            undo[depth, 2 * v + 1] = at[v, p]
+            sums[v] += value - values[v, p]
+            values[v, p] = value
+            at[v, p] = child_at[depth, MAX_VIEWS * j + v]
 
 
 @jit(inline="always")
-def pdb_pop(tile, src, depth, reflect, pattern_of, cell_map, tile_map, pos, rpos, values, sums, at, undo):
-    """Undo :func:`pdb_push`: ``tile`` goes back to ``src``."""
-    pos[tile] = src
-    reflected = tile_map[tile]
-    rpos[reflected] = cell_map[src]
-    p = pattern_of[tile]
-    if p >= 0:
-        sums[0] += undo[depth, 0] - values[0, p]
-        values[0, p] = undo[depth, 0]
-        at[0, p] = undo[depth, 2]
-    if reflect:
-        p = pattern_of[reflected]
+def pdb_pop(tile, depth, maps, n_views, values, sums, at, undo):
+    """Undo :func:`pdb_push` of ``tile``'s move."""
+    for v in range(n_views):
+        p = maps[PATTERN_OF, v, maps[TILE_MAP, v, tile]]
         if p >= 0:
-            sums[1] += undo[depth, 1] - values[1, p]
-            values[1, p] = undo[depth, 1]
-            at[1, p] = undo[depth, 3]
+            sums[v] += undo[depth, 2 * v] - values[v, p]
+            values[v, p] = undo[depth, 2 * v]
+            at[v, p] = undo[depth, 2 * v + 1]
