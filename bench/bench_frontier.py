@@ -1,12 +1,20 @@
 """The optimal frontier: Korf's 24-puzzle with 6-6-6-6, the 15-puzzle's hardest, and the levers measured.
 
-    python bench/bench_frontier.py           # full (needs 7-8 and 6-6-6-6 built: fastpuzzle pdb build ...)
+    python bench/bench_frontier.py           # full (needs 7-8 and 6-6-6-6 built, and their x2 for the
+                                             # goal rows: fastpuzzle pdb build ...)
     python bench/bench_frontier.py --quick   # #38 and #40 with today's settings, dual-lookup strength
     python bench/bench_frontier.py --quick --kf15   # the quick rows and all 15 Korf-Felner instances
 
 Rows (CPU seconds are ``time.process_time`` of this process, JIT warm,
 databases paged in; every solution checked against the published optimum
-and verified):
+and verified).  The 24-puzzle goal rows and Korf's 100 search with the
+two-partition databases ``6-6-6-6x2`` and ``7-8x2`` where built (fewer
+nodes), the 80-move positions with ``7-8`` (faster there); the row names say
+which.
+
+* Two partitions against one, side by side: the search ``solve`` runs on
+  #38, #40 (and #25, #32, #44 in the full mode), Korf's 100 and the 80-move
+  positions, nodes and CPU.
 
 * Korf's 24-puzzle #38 and #40 (the file's order, Korf & Felner 2002), side
   by side: the search on the database's image of the board with the moves
@@ -50,7 +58,7 @@ from fastpuzzle import apply_moves, pdb, random_solvable  # noqa: E402
 from fastpuzzle.moves import PRUNE_LENGTH  # noqa: E402
 from fastpuzzle.search import ida, probes  # noqa: E402
 from fastpuzzle.search.pdb.dual import dual_lookup  # noqa: E402
-from fastpuzzle.search.solve import _Search, search_setup, solve  # noqa: E402
+from fastpuzzle.search.solve import _Search, solve  # noqa: E402
 
 solve_pdb = functools.partial(solve, heuristic="pdb", method="ida")  # optimal IDA* on the tables
 
@@ -117,7 +125,8 @@ def korf24_rows(db, which, before=True, solved=None) -> list[dict]:
         nodes, cpu = _solve(search, search.engine, board, length)
         if solved is not None:
             solved[i] = (nodes, cpu)
-        note = f"{nodes:,} nodes generated; Korf-Felner {kf:,} expanded ({nodes / kf:.2f}x)" if kf else f"{nodes:,} nodes"
+        note = f"{db.name}: {nodes:,} nodes generated; Korf-Felner {kf:,} expanded ({nodes / kf:.2f}x)" if kf else \
+            f"{db.name}: {nodes:,} nodes"
         if before:
             nodes0, cpu0 = _solve(search, image_order, board, length)
             note += f"; before (U L R D on the database's image): {nodes0:,} nodes, {cpu0:.2f} s"
@@ -178,6 +187,21 @@ def probe_rows(db, which, solved) -> list[dict]:
     return rows
 
 
+def partition_rows(one, two, which, solved) -> list[dict]:
+    """Two partitions (``two``, the goal rows' database) against one, side by side on Korf's
+    24-puzzles, as ``solve`` searches; ``solved`` holds ``two``'s runs already made."""
+    published, rows = korf_felner_nodes(), []
+    search_one, search_two = _engines(one)[0], _engines(two)[0]
+    for i, (board, length) in ((i, read_instances("korf24_50.txt", 25)[i - 1]) for i in which):
+        if i not in solved:
+            solved[i] = _solve(search_two, search_two.engine, board, length)
+        (n2, c2), (n1, c1) = solved[i], _solve(search_one, search_one.engine, board, length)
+        rows.append(_row(f"korf24 #{i} {two.name} / {one.name}: nodes", round(n2 / n1, 3), "",
+                         note=f"{n2:,} vs {n1:,} nodes ({n2 / published[i]:.3f} vs {n1 / published[i]:.3f} of "
+                         f"Korf-Felner's); cpu {c2:.2f} s vs {c1:.2f} s (ratio {c2 / c1:.2f})"))  # fmt: skip
+    return rows
+
+
 def dual_rows(dbs, count) -> list[dict]:
     rows = []
     for db in dbs:
@@ -197,43 +221,55 @@ def dual_rows(dbs, count) -> list[dict]:
     return rows
 
 
-def fifteen_rows(quick) -> list[dict]:
-    db = pdb.load("7-8")
-    np.asarray(db.data).sum()
-    rows = []
-    hard = read_instances("hard80.txt", 16)[: 3 if quick else None]
-    solve_pdb(hard[0][0].reshape(4, 4), database=db, max_nodes=10)  # warm
+def _fifteen(db, instances, label):
+    """Solve ``instances`` (optimal, verified) on ``db``: ``(cpu per instance, nodes in all)``."""
     cpu, nodes = [], 0
-    for b, n in hard:
+    for b, n in instances:
         c0 = time.process_time()
         s = solve_pdb(b.reshape(4, 4), database=db)
         cpu.append(time.process_time() - c0)
         nodes += s.nodes
         if not (s.status == "optimal" and s.length == n and s.verify(b.reshape(4, 4))):
-            raise SystemExit(f"hard80: {s.status}, {s.length} moves, expected {n}")
-    cpu = np.array(cpu)
-    name = f"hard80 ({len(hard)}) 7-8 +reflection cpu seconds"
-    rate = f"{nodes / len(hard):,.0f} nodes per position, {nodes / cpu.sum() / 1e6:.2f} M nodes/s"
-    rows.append(_row(f"{name} mean", round(cpu.mean(), 3), "s", ratio=round(cpu.mean() / GOAL_HARD80_MEAN, 2),
-                     baseline=GOAL_HARD80_MEAN, note=f"{rate}; ratio = mean / goal"))  # fmt: skip
-    rows.append(_row(f"{name} worst", round(cpu.max(), 3), "s", ratio=round(cpu.max() / GOAL_HARD80_WORST, 2),
-                     baseline=GOAL_HARD80_WORST, note="ratio = worst / goal"))  # fmt: skip
-    rows.append(_before_last_pass(f"hard80 ({len(hard)})", hard, nodes))
+            raise SystemExit(f"{label}: {s.status}, {s.length} moves, expected {n}")
+    return np.array(cpu), nodes
+
+
+def fifteen_rows(quick, one="7-8", two=None) -> list[dict]:
+    """The 15-puzzle goal rows: the 80-move positions' CPU on database ``one``, Korf's 100's nodes on
+    ``two`` (two partitions, where given; else ``one``), each set side by side on both."""
+    timed, counted = one, two or one
+    dbs = {name: pdb.load(name) for name in {one, counted}}
+    for db in dbs.values():
+        np.asarray(db.data).sum()  # paged in: loading is not search time
+    rows = []
+    hard = read_instances("hard80.txt", 16)[: 3 if quick else None]
     korf = read_instances("korf100_blank_last.txt", 16)[: 10 if quick else None]
-    nodes = 0
-    c0 = time.process_time()
-    for b, n in korf:
-        s = solve_pdb(b.reshape(4, 4), database=db)
-        if not (s.status == "optimal" and s.length == n and s.verify(b.reshape(4, 4))):
-            raise SystemExit(f"korf100: {s.status}, {s.length} moves, expected {n}")
-        nodes += s.nodes
-    cpu = time.process_time() - c0
-    rows.append(_row(f"korf{len(korf)} 7-8 +reflection nodes per instance", round(nodes / len(korf)), "nodes",
+    runs = {}
+    for name, db in dbs.items():
+        solve_pdb(hard[0][0].reshape(4, 4), database=db, max_nodes=10)  # warm
+        runs[name, "hard80"] = _fifteen(db, hard, "hard80")
+        runs[name, "korf100"] = _fifteen(db, korf, "korf100")
+    db, (cpu, nodes) = dbs[timed], runs[timed, "hard80"]
+    tag = f"hard80 ({len(hard)}) {timed} +reflection cpu seconds"
+    rate = f"{nodes / len(hard):,.0f} nodes per position, {nodes / cpu.sum() / 1e6:.2f} M nodes/s"
+    rows.append(_row(f"{tag} mean", round(cpu.mean(), 3), "s", ratio=round(cpu.mean() / GOAL_HARD80_MEAN, 2),
+                     baseline=GOAL_HARD80_MEAN, note=f"{rate}; ratio = mean / goal"))  # fmt: skip
+    rows.append(_row(f"{tag} worst", round(cpu.max(), 3), "s", ratio=round(cpu.max() / GOAL_HARD80_WORST, 2),
+                     baseline=GOAL_HARD80_WORST, note="ratio = worst / goal"))  # fmt: skip
+    rows.append(_before_last_pass(f"hard80 ({len(hard)})", hard, nodes, db))
+    db, (cpu, nodes) = dbs[counted], runs[counted, "korf100"]
+    rows.append(_row(f"korf{len(korf)} {counted} +reflection nodes per instance", round(nodes / len(korf)), "nodes",
                      ratio=round(nodes / len(korf) / GOAL_NODES_KORF100, 2), baseline=GOAL_NODES_KORF100,
-                     note=f"move automaton of {PRUNE_LENGTH} moves (the default); {cpu:.2f} s cpu in all; "
+                     note=f"move automaton of {PRUNE_LENGTH} moves (the default); {cpu.sum():.2f} s cpu in all; "
                      "ratio = nodes / goal"))  # fmt: skip
-    rows.append(_before_last_pass(f"korf{len(korf)}", korf, nodes))
+    rows.append(_before_last_pass(f"korf{len(korf)}", korf, nodes, db))
     rows.append(_korf100_table_order(korf, db, nodes))
+    if two is not None:
+        for label, k in (("hard80", len(hard)), ("korf100", len(korf))):
+            (c2, n2), (c1, n1) = runs[two, label], runs[one, label]
+            rows.append(_row(f"{label} ({k}) {two} / {one}: nodes", round(n2 / n1, 3), "",
+                             note=f"{n2 / k:,.0f} vs {n1 / k:,.0f} nodes per instance; cpu {c2.sum():.2f} s vs "
+                             f"{c1.sum():.2f} s in all (ratio {c2.sum() / c1.sum():.2f})"))  # fmt: skip
     return rows
 
 
@@ -249,19 +285,19 @@ def _korf100_table_order(instances, db, nodes) -> dict:
             raise SystemExit(f"korf100, table order: status {status}, {len(codes)} moves, expected {n}")
         before += count
     k = len(instances)
-    return _row(f"korf{k} 7-8 +reflection nodes per instance, moves toward the goal first / table order",
+    return _row(f"korf{k} {db.name} +reflection nodes per instance, moves toward the goal first / table order",
                 round(nodes / before, 3), "", note=f"{round(nodes / k):,} vs {round(before / k):,} nodes per instance")
 
 
-def _before_last_pass(label, instances, nodes) -> dict:
+def _before_last_pass(label, instances, nodes, db) -> dict:
     """Nodes of every pass below the optimum's (the search bounded at ``optimum - 2``): what no
     move order can save, since only the last pass stops at the first solution."""
-    search = search_setup(4, 4, np.r_[np.arange(1, 16), 0].reshape(4, 4), "pdb")
+    search = _Search(4, 4, np.r_[np.arange(1, 16), 0].reshape(4, 4), "pdb", db, PRUNE_LENGTH)
     before = 0
     for b, n in instances:
         cells = search.map_boards(b.reshape(1, 16).astype(np.uint8))[0]
         before += ida.ida_search(cells, search.engine, max_length=n - 2)[2]
-    return _row(f"{label} 7-8 +reflection nodes per instance before the last pass", round(before / len(instances)),
+    return _row(f"{label} {db.name} +reflection nodes per instance before the last pass", round(before / len(instances)),
                 "nodes", ratio=round(before / nodes, 3), baseline=round(nodes / len(instances)),
                 note="every pass bounded below the optimum; ratio = share of all the nodes (the baseline): "
                 "the floor a perfect move order in the last pass would leave")  # fmt: skip
@@ -323,10 +359,14 @@ def run(quick: bool, kf_all: bool | None = None) -> list[dict]:
     if "6-6-6-6" not in have:
         rows.append(_row("korf24", None, "", note="not built: fastpuzzle pdb build 6-6-6-6"))
     else:
-        db24 = pdb.load("6-6-6-6")
-        np.asarray(db24.data).sum()  # page the tables in: loading is not search time
-        ida.ida_search(np.r_[np.arange(1, 25), 0].astype(np.uint8), _engines(db24)[0].engine)  # warm the JIT
+        db1 = pdb.load("6-6-6-6")
+        db24 = pdb.load("6-6-6-6x2") if "6-6-6-6x2" in have else db1
+        for db in {db1.name: db1, db24.name: db24}.values():
+            np.asarray(db.data).sum()  # page the tables in: loading is not search time
+            ida.ida_search(np.r_[np.arange(1, 25), 0].astype(np.uint8), _engines(db)[0].engine)  # warm the JIT
         rows.extend(korf24_rows(db24, (38, 40), before=not quick, solved=solved))
+        if db24 is not db1:
+            rows.extend(partition_rows(db1, db24, (38, 40) if quick else (38, 40) + KF_FULL, solved))
         if not quick:
             rows.extend(automaton_rows(db24, (38, 40)))
             rows.extend(order_rows(db24, (38, 40)))
@@ -335,8 +375,8 @@ def run(quick: bool, kf_all: bool | None = None) -> list[dict]:
         rows.extend(kf15_rows(db24, solved, run=every if kf_all else ()))
     dbs = [pdb.build("6-6-3", progress=False)] + [pdb.load(k) for k in ("7-8", "6-6-6-6") if k in have]
     rows.extend(dual_rows(dbs, 2_000 if quick else 20_000))
-    if "7-8" in have:
-        rows.extend(fifteen_rows(quick))
+    if "7-8" in have:  # the 80-move positions timed on 7-8 (the faster here), Korf's 100 counted on 7-8x2
+        rows.extend(fifteen_rows(quick, "7-8", "7-8x2" if "7-8x2" in have else None))
     return rows
 
 

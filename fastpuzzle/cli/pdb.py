@@ -26,7 +26,7 @@ def add_parser(subparsers):
     p = subparsers.add_parser("pdb", help="pattern databases: build, list, solve optimally")
     actions = p.add_subparsers(dest="pdb_action", required=True, metavar="ACTION")
     b = actions.add_parser("build", help="build a named database and cache it")
-    b.add_argument("name", help="4-4 (3x3), 5-5-5, 6-6-3, 7-8 (4x4), 6-6-6-6 (5x5), or slides-MxN: the multi-tile "
+    b.add_argument("name", help="4-4 (3x3), 5-5-5, 6-6-3, 7-8, 7-8x2 (4x4), 6-6-6-6, 6-6-6-6x2 (5x5), or slides-MxN: the multi-tile "
                                 "databases of MxN boards (default goal; slides-4x4 for the 15-puzzle)")
     b.add_argument("--force", action="store_true", help="rebuild even when cached")
     b.add_argument("--progress", action="store_true", help="a progress bar even when standard error is no terminal")

@@ -17,14 +17,14 @@ from ...boards import as_goal, check_shape
 from ...errors import OptionError, OptionTypeError, ShapeError
 from ...memory import check_allocation
 from .build_sets import build_pattern
-from .heuristic import MAX_CELLS, PatternDatabase, check_partition, reflection_applies
+from .heuristic import MAX_CELLS, PatternDatabase, check_groups, check_partition, reflection_applies
 from .ranking import placement_count
 from .regions import big_zeros
 
 __all__ = ["build_partition", "peak_rss_bytes"]
 
 def build_partition(
-    shape, partition, *, goal=None, name="custom", reflect=None, progress=False, parallel=None
+    shape, partition, *, goal=None, name="custom", reflect=None, progress=False, parallel=None, groups=None
 ):
     """Build databases for any partition in memory (nothing is cached).
 
@@ -44,10 +44,21 @@ def build_partition(
     parallel : bool, optional
         Expand each layer on all threads (default: for patterns with at
         least 2**18 placements).  The tables are the same either way.
+    groups : sequence of int, optional
+        Several partitions in one database: ``partition`` lists their
+        patterns one partition after the other, ``groups`` how many each
+        has; a tile may be in one pattern of each.  The bound is the largest
+        partition's sum (reflections included): as strong as the strongest
+        partition on every board, stronger on many, for one more lookup
+        where the first cannot prune.  At most two partitions with the
+        reflection, four without (:data:`~fastpuzzle.search.pdb.heuristic.MAX_VIEWS`).
 
     Examples
     --------
     >>> db = build_partition((2, 3), [(1, 2, 3), (4, 5)])
+    >>> both = build_partition((2, 3), [(1, 2, 3), (4, 5), (1, 4), (2, 3, 5)], groups=(2, 2))
+    >>> bool(both.lookup([[1, 2, 3], [4, 0, 5]]) >= db.lookup([[1, 2, 3], [4, 0, 5]]))
+    True
     >>> db.lookup([[0, 1, 2], [4, 5, 3]]) <= 5
     True
     """
@@ -60,13 +71,17 @@ def build_partition(
         raise ShapeError((m, n), f"pattern databases support boards of at most {MAX_CELLS} cells, got {m}x{n}",
                          expected=MAX_CELLS)  # fmt: skip
     goal = as_goal(goal, m, n)
-    partition = check_partition(partition, m, n)
     reflect, parallel = options.flag(reflect, "reflect", none=True), options.flag(parallel, "parallel", none=True)
     progress = options.flag(progress, "progress")
     if reflect is None:
-        reflect = reflection_applies(goal, partition)
-    elif reflect and not reflection_applies(goal, partition):  # refused before hours of building
+        reflect = reflection_applies(goal, ())
+    elif reflect and not reflection_applies(goal, ()):  # refused before hours of building
         raise OptionError("reflect", reflect, "needs a square board whose goal blank lies on the main diagonal")
+    if groups is not None:
+        if isinstance(partition, (str, bytes)) or not hasattr(partition, "__len__"):
+            raise OptionTypeError("partition", partition, "must be a sequence of tile sequences")
+        groups = check_groups(groups, len(partition), reflect)
+    partition = check_partition(partition, m, n, groups)
     for tiles in partition:
         if len(tiles) > m * n - 3:
             # with two free cells or fewer the blank cannot reorder the
@@ -104,7 +119,8 @@ def build_partition(
     cpu = time.process_time() - c0
     peak = peak_rss_bytes()
     return PatternDatabase(
-        name, (m, n), partition, goal, data, offsets, bool(reflect), seconds, build_peak_bytes=peak, build_cpu_seconds=cpu
+        name, (m, n), partition, goal, data, offsets, bool(reflect), seconds, build_peak_bytes=peak, build_cpu_seconds=cpu,
+        groups=() if groups is None or len(groups) == 1 else groups,
     )
 
 

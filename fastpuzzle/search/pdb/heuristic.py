@@ -33,7 +33,7 @@ from ...moves import board_symmetries
 from .ranking import placement_weights, prefetch, rank_placement
 
 __all__ = [
-    "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition",
+    "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition", "check_groups",
     "reflection_applies",
     "MAX_VIEWS", "PATTERN_OF", "TILE_WEIGHT", "CELL_MAP", "TILE_MAP", "pdb_kernel_tables", "pdb_new_state", "pdb_start", "rank_step", "pdb_children", "pdb_push", "pdb_pop",
 ]  # fmt: skip
@@ -44,9 +44,33 @@ MAX_CELLS = 63
 FORMAT_VERSION = 2  # 2: exact blank regions (the 7-8 and 6-6-6-6 tables changed)
 
 
-def check_partition(partition, m, n):
+def check_groups(groups, n_patterns, reflect):
+    """``groups`` (patterns per partition, or None: one partition) as a tuple, checked against the
+    ``n_patterns`` patterns and the engine's :data:`MAX_VIEWS` (a reflected partition takes two)."""
+    if groups is None:
+        return (n_patterns,)
+    if isinstance(groups, (str, bytes)) or not hasattr(groups, "__iter__"):
+        raise OptionTypeError("groups", groups, "must be a sequence of pattern counts, one per partition")
+    out = []
+    for g in groups:
+        if isinstance(g, (bool, np.bool_)) or not isinstance(g, (int, np.integer)):
+            raise OptionTypeError("groups", g, f"must hold whole numbers of patterns ({type(g).__name__} given)")
+        if g < 1:
+            raise OptionError("groups", g, "must hold counts of at least one pattern each")
+        out.append(int(g))
+    if not out or sum(out) != n_patterns:
+        raise OptionError("groups", groups, f"must count the partition's {n_patterns} patterns, in order (sum {sum(out)})")
+    views = len(out) * (2 if reflect else 1)
+    if views > MAX_VIEWS:
+        raise OptionError("groups", groups, f"holds {len(out)} partitions{' each reflected' if reflect else ''}: "
+                                            f"{views} views, the search keeps at most {MAX_VIEWS}")  # fmt: skip
+    return tuple(out)
+
+
+def check_partition(partition, m, n, groups=None):
+    """The patterns of ``partition`` as tuples of tiles, checked for a ``m x n`` board (disjoint within
+    each partition of ``groups``, the patterns per partition; None: one partition)."""
     n_cells = m * n
-    seen = set()
     out = []
     if isinstance(partition, (str, bytes)) or not hasattr(partition, "__iter__"):
         raise OptionTypeError("partition", partition, "must be a sequence of tile sequences")
@@ -63,14 +87,25 @@ def check_partition(partition, m, n):
         for t in tiles:
             if not 1 <= t <= n_cells - 1:
                 raise OptionError("partition", t, f"pattern tile {t} is outside 1..{n_cells - 1} for a {m}x{n} board")
-            if t in seen:
-                raise OptionError("partition", t, f"must be disjoint (additive patterns): tile {t} is in two patterns")
-            seen.add(t)
         out.append(tiles)
     if not out:
         raise OptionError("partition", partition, "needs at least one pattern of tiles")
+    sizes = (len(out),) if groups is None else groups
+    first = 0
+    for size in sizes:  # additive: each partition's patterns are disjoint
+        seen = set()
+        for tiles in out[first : first + size]:
+            for t in tiles:
+                if t in seen:
+                    raise OptionError("partition", t, f"must be disjoint (additive patterns): tile {t} is in two "
+                                                      "patterns" + (" of one partition" if len(sizes) > 1 else ""))  # fmt: skip
+                seen.add(t)
+        first += size
     return tuple(out)
 
+
+#: Most views the engine keeps (two partitions and their reflections): its stack has room for that many.
+MAX_VIEWS = 4
 
 
 @dataclass(eq=False)
@@ -371,8 +406,6 @@ def pdb_kernel_tables(db: PatternDatabase, toward_first: bool = True) -> tuple:
     return data, tiles, sizes, weights, offsets, maps, views, goal_distance
 
 
-#: Most views the engine keeps (two partitions and their reflections): its stack has room for that many.
-MAX_VIEWS = 4
 #: Rows of the engine's ``maps`` (:func:`pdb_kernel_tables`).
 PATTERN_OF, TILE_WEIGHT, CELL_MAP, TILE_MAP = 0, 1, 2, 3
 

@@ -15,7 +15,12 @@ name         board   patterns (default goal, blank last)        table bytes
 ``6-6-3``    4x4     1 2 5 6 9 13 / 3 4 7 8 11 12 / 10 14 15    11.5 M
 ``7-8``      4x4     9..15 / 1..8                               577 M
 ``6-6-6-6``  5x5     four 6-tile blocks                         510 M
+``7-8x2``    4x4     ``7-8``, and 1 2 3 5 6 9 13 / the rest     1.1 G
+``6-6-6-6x2`` 5x5    ``6-6-6-6``, and four other 6-tile blocks  1.0 G
 ===========  ======  =========================================  ============
+
+The ``x2`` databases hold two partitions (``groups``): the bound is the larger of their sums,
+reflections included (see ``docs/pdb.md`` for the nodes they save).
 """
 
 from __future__ import annotations
@@ -52,14 +57,24 @@ DATABASES = {
         shape=(5, 5),
         partition=((1, 2, 3, 6, 7, 8), (4, 5, 9, 10, 14, 15), (11, 12, 16, 17, 21, 22), (13, 18, 19, 20, 23, 24)),
     ),
+    # a second partition, chosen among a few by the mean bound of 20,000 random boards with the first's
+    "7-8x2": dict(shape=(4, 4), partition=((9, 10, 11, 12, 13, 14, 15), (1, 2, 3, 4, 5, 6, 7, 8),
+                                           (1, 2, 3, 5, 6, 9, 13), (4, 7, 8, 10, 11, 12, 14, 15)), groups=(2, 2)),
+    "6-6-6-6x2": dict(
+        shape=(5, 5),
+        partition=((1, 2, 3, 6, 7, 8), (4, 5, 9, 10, 14, 15), (11, 12, 16, 17, 21, 22), (13, 18, 19, 20, 23, 24),
+                   (1, 2, 3, 4, 5, 9), (6, 7, 8, 11, 12, 13), (10, 14, 15, 19, 20, 24), (16, 17, 18, 21, 22, 23)),
+        groups=(4, 4),
+    ),
 }
 
-#: Preferred database per board shape, strongest first.  Databases marked
+#: Preferred database per board shape, fastest first (the ``x2`` ones search fewer nodes, each
+#: slower: used where named, or where the other is not built).  Databases marked
 #: ``auto`` are quick enough to build on first use.
 PREFERENCE = {
     (3, 3): [("4-4", True)],
-    (4, 4): [("7-8", False), ("6-6-3", True)],
-    (5, 5): [("6-6-6-6", False)],
+    (4, 4): [("7-8", False), ("7-8x2", False), ("6-6-3", True)],
+    (5, 5): [("6-6-6-6", False), ("6-6-6-6x2", False)],
 }
 
 
@@ -109,7 +124,7 @@ def build(name: str, *, progress: bool = True, force: bool = False, directory=No
         spec = DATABASES[key]
         from .build import build_partition  # the builder loads only when a table is built
 
-        db = build_partition(spec["shape"], spec["partition"], name=key, progress=progress)
+        db = build_partition(spec["shape"], spec["partition"], name=key, progress=progress, groups=spec.get("groups"))
         db.save(target)
     return load(key, directory=directory)
 
@@ -176,7 +191,9 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
     spec = DATABASES[key]
     m, n = (int(v) for v in meta["shape"])
     partition = tuple(tuple(int(t) for t in p) for p in meta["partition"])
-    if meta.get("format") != FORMAT_VERSION or (m, n) != spec["shape"] or partition != spec["partition"]:
+    groups = tuple(int(g) for g in meta.get("groups", [len(partition)]))
+    if meta.get("format") != FORMAT_VERSION or (m, n) != spec["shape"] or partition != spec["partition"] \
+            or groups != spec.get("groups", (len(partition),)):
         raise StaleDatabaseError(path, f"is stale or foreign; {rebuild}")
     sizes = [placement_count(m * n, len(p)) for p in partition]
     offsets = np.asarray(meta["offsets"], np.int64)
@@ -196,6 +213,7 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
         key, (m, n), partition, goal, data, offsets, reflect,
         float(meta.get("build_seconds", 0.0)), path,
         int(meta.get("build_peak_bytes", 0)), float(meta.get("build_cpu_seconds", 0.0)),
+        groups if len(groups) > 1 else (),
     )  # fmt: skip
 
 
