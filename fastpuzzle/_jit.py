@@ -51,6 +51,8 @@ import threading
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("KMP_BLOCKTIME", "0")
 
+import numpy  # noqa: E402  (after the threading settings above)
+
 #: True when ``FASTPUZZLE_PLAIN_NUMBA`` is set (not ``0``): no start-up trim.
 PLAIN_NUMBA = os.environ.get("FASTPUZZLE_PLAIN_NUMBA", "0").strip() not in ("", "0")
 
@@ -256,6 +258,12 @@ def pjit(*args, **kwargs):
         return _quick_loading(numba.njit(**opts)(args[0]))
     decorate = numba.njit(*args, **opts)
     return lambda func: _quick_loading(decorate(func))
+
+
+@jit(inline="always")
+def as_unsigned(i):
+    """An index known to be >= 0 as unsigned: Numba then skips the negative-index wraparound."""
+    return numpy.uintp(i)
 
 
 def use_threads(n_cells: int) -> bool:

@@ -31,7 +31,7 @@ import functools
 import numba
 import numpy as np
 
-from .._jit import jit, pjit, use_threads
+from .._jit import as_unsigned, jit, pjit, use_threads
 from ..boards import as_boards, as_goal, goal_cells
 from ..errors import ShapeError
 from ..manhattan import manhattan_table
@@ -439,11 +439,6 @@ KIND_MANHATTAN = 0  # Manhattan distance alone
 KIND_LC_TABLE = 1  # linear conflict, line codes and a penalty table
 KIND_LC_SCAN = 2  # linear conflict, rescanning the one changed line
 
-
-@jit(inline="always")
-def as_unsigned(i):
-    """An index known to be >= 0 as unsigned: Numba then skips the negative-index wraparound."""
-    return np.uintp(i)
 
 
 @jit

@@ -59,7 +59,7 @@ from .heuristics import (
     lc_new_state, lc_pop, lc_push, lc_start, line_conflict_penalty, search_tables,
 )  # fmt: skip
 from .pdb.heuristic import (
-    MAX_VIEWS, PATTERN_OF, TILE_MAP, pdb_children, pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start,
+    MAX_VIEWS, pdb_child, pdb_children, pdb_kernel_tables, pdb_new_state, pdb_pop, pdb_push, pdb_start,
 )
 from .pdb.slides import (
     SLIDE_MAX_CELLS, SLIDE_MIN_CELLS, SLIDES_NOT_BUILT, no_slide_tables, root_slide_bound, slide_cost, slide_tables,
@@ -198,37 +198,9 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             src = packed >> 2
             tile = np.int64(cells[as_unsigned(src)])
             # --- child: h after the move, and what push needs (aux1, aux2)
-            if pdb_tables is not None:  # pdb_child: the entries pdb_children asked for on entering the node
-                h = sums[0]
-                aux1 = -1  # new value of the tile's pattern in view 0 (-1: unchanged)
-                at1 = child_at[as_unsigned(depth), as_unsigned(MAX_VIEWS * j)]
-                if at1 >= 0:
-                    aux1 = np.int64(data[as_unsigned(at1)])
-                    h += aux1 - values[0, maps[PATTERN_OF, 0, as_unsigned(tile)]]
-                # the other views, read only where they can matter (always in MTM: room counts slides): the
-                # child is not pruned yet, or its f may lower next_threshold; a child cut short is never pushed
-                aux2 = -1
-                at2 = child_at[as_unsigned(depth), as_unsigned(MAX_VIEWS * j + 1)]
-                h_weighted = (h * weight) >> WEIGHT_SHIFT
-                if n_views > 1 and (h_weighted <= room or depth + 1 + h_weighted < next_threshold or mtm_tables is not None):
-                    h_view = sums[1]
-                    if at2 >= 0:
-                        aux2 = np.int64(data[as_unsigned(at2)])
-                        h_view += aux2 - values[1, maps[PATTERN_OF, 1, maps[TILE_MAP, 1, as_unsigned(tile)]]]
-                    if h_view > h:
-                        h = h_view
-                    for v in range(2, n_views):
-                        h_weighted = (h * weight) >> WEIGHT_SHIFT
-                        if h_weighted > room and depth + 1 + h_weighted >= next_threshold and mtm_tables is None:
-                            break
-                        h_view = sums[v]
-                        child_value[v] = -1
-                        at_view = child_at[as_unsigned(depth), as_unsigned(MAX_VIEWS * j + v)]
-                        if at_view >= 0:
-                            child_value[v] = np.int64(data[as_unsigned(at_view)])
-                            h_view += child_value[v] - values[v, maps[PATTERN_OF, v, maps[TILE_MAP, v, as_unsigned(tile)]]]
-                        if h_view > h:
-                            h = h_view
+            if pdb_tables is not None:  # the entries pdb_children asked for on entering the node
+                h = pdb_child(tile, j, depth, weight, WEIGHT_SHIFT, room, next_threshold, mtm_tables is not None,
+                              data, maps, n_views, values, sums, child_at, child_value)  # fmt: skip
             if lc_tables is not None:  # lc_child
                 word = move_word[as_unsigned((tile << tile_shift) + 4 * blank + op)]
                 h = h_node + (word & 3) - 1
@@ -270,7 +242,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
                 tile_cell[as_unsigned(tile)], tile_cell[0] = blank, src
             # --- push: make the move in the heuristic's state
             if pdb_tables is not None:
-                pdb_push(tile, depth, j, aux1, aux2, child_value, child_at, maps, n_views, values, sums, at, undo)
+                pdb_push(tile, depth, j, child_value, child_at, maps, n_views, values, sums, at, undo)
             if lc_tables is not None and kind != KIND_MANHATTAN:
                 lc_push(tile, blank, op, depth, aux1, aux2, kind, no_line, tile_shift, along_line, along_delta,
                         line_codes, line_penalty, undo)  # fmt: skip

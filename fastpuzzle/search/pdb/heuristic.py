@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 from numba import prange
 
-from ..._jit import jit, pjit, use_threads
+from ..._jit import as_unsigned, jit, pjit, use_threads
 from ...atomic import save_array, write_text
 from ...cachefile import describe_array
 from ...boards import as_boards, relabel_table
@@ -35,7 +35,8 @@ from .ranking import placement_weights, prefetch, rank_placement
 __all__ = [
     "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition", "check_groups",
     "reflection_applies",
-    "MAX_VIEWS", "PATTERN_OF", "TILE_WEIGHT", "CELL_MAP", "TILE_MAP", "pdb_kernel_tables", "pdb_new_state", "pdb_start", "rank_step", "pdb_children", "pdb_push", "pdb_pop",
+    "MAX_VIEWS", "PATTERN_OF", "TILE_WEIGHT", "CELL_MAP", "TILE_MAP", "pdb_kernel_tables", "pdb_new_state", "pdb_start", "rank_step", "pdb_children", "pdb_child", "pdb_push",
+    "pdb_pop",
 ]  # fmt: skip
 
 #: Largest board the kernels handle (cell sets are 64-bit masks: one bit per cell, the sign bit unused).
@@ -415,7 +416,7 @@ def pdb_new_state(tiles, n_cells, n_views):
     """Per-search state: tile cells (one row per view), the value of each
     pattern in each view, the views' sums, a rank buffer, the table index of
     each pattern's placement (rows as for the values) and the child's new
-    value in each view beyond the second (:func:`pdb_start` fills the first five)."""
+    value in each view (:func:`pdb_start` fills the first five, :func:`pdb_child` the last)."""
     n_patterns = tiles.shape[0]
     return (np.zeros((n_views, n_cells), np.int64), np.zeros((n_views, n_patterns), np.int64),
             np.zeros(n_views, np.int64), np.zeros(tiles.shape[1], np.int64),
@@ -510,20 +511,48 @@ def pdb_children(cells, blank, first, count, state, depth, succ_packed, automato
 
 
 @jit(inline="always")
-def pdb_push(tile, depth, j, new_value, new_second, child_value, child_at, maps, n_views, values, sums, at, undo):
-    """Make the move of ``tile`` in the state, with the values the engine
-    looked up for child ``j``: in view 0 ``new_value``, in view 1
-    ``new_second``, in the others ``child_value[v]`` (-1: the pattern is
-    unchanged in that view), at the indexes ``child_at`` holds; the old
-    values and indexes go to ``undo[depth]``."""
+def pdb_child(tile, j, depth, weight, shift, room, next_threshold, every_view, data, maps, n_views, values, sums,
+              child_at, child_value):  # fmt: skip
+    """``h`` of child ``j`` (``tile`` moves) from the entries :func:`pdb_children` asked for;
+    ``child_value[v]`` gets the new value of the tile's pattern in view ``v`` (-1: unchanged).
+
+    The views after the first are read only where they can matter (``every_view``: always, as
+    the multi-tile metric needs): the child is not pruned yet (its ``(h * weight) >> shift`` is
+    at most ``room``), or its ``f`` may lower ``next_threshold``.  A child cut short is pruned,
+    never pushed, so :func:`pdb_push` reads only values written here.
+    """
+    h = sums[0]
+    child_value[0] = -1
+    at = child_at[as_unsigned(depth), as_unsigned(MAX_VIEWS * j)]
+    if at >= 0:
+        child_value[0] = np.int64(data[as_unsigned(at)])
+        h += child_value[0] - values[0, maps[PATTERN_OF, 0, as_unsigned(tile)]]
+    for v in range(1, n_views):
+        h_weighted = (h * weight) >> shift
+        if h_weighted > room and depth + 1 + h_weighted >= next_threshold and not every_view:
+            break
+        h_view = sums[v]
+        child_value[v] = -1
+        at = child_at[as_unsigned(depth), as_unsigned(MAX_VIEWS * j + v)]
+        if at >= 0:
+            child_value[v] = np.int64(data[as_unsigned(at)])
+            h_view += child_value[v] - values[v, maps[PATTERN_OF, v, maps[TILE_MAP, v, as_unsigned(tile)]]]
+        h = max(h, h_view)
+    return h
+
+
+@jit(inline="always")
+def pdb_push(tile, depth, j, child_value, child_at, maps, n_views, values, sums, at, undo):
+    """Make the move of ``tile`` in the state, with the values :func:`pdb_child` read for child
+    ``j`` (``child_value[v]``, -1: the pattern is unchanged in view ``v``) at the indexes
+    ``child_at`` holds; the old values and indexes go to ``undo[depth]``."""
     for v in range(n_views):
-        value = new_value if v == 0 else (new_second if v == 1 else child_value[v])
-        if value >= 0:
+        if child_value[v] >= 0:
             p = maps[PATTERN_OF, v, maps[TILE_MAP, v, tile]]
             undo[depth, 2 * v] = values[v, p]
             undo[depth, 2 * v + 1] = at[v, p]
-            sums[v] += value - values[v, p]
-            values[v, p] = value
+            sums[v] += child_value[v] - values[v, p]
+            values[v, p] = child_value[v]
             at[v, p] = child_at[depth, MAX_VIEWS * j + v]
 
 

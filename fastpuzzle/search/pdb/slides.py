@@ -28,13 +28,12 @@ import warnings
 import numpy as np
 from numba import prange
 
-from ..._jit import jit, pjit
+from ..._jit import as_unsigned, jit, pjit
 from ...cachefile import CorruptCacheError, cache_root, open_array, remove_cached, save_checked, usable_directory
 from ...boards import as_goal
 from ...errors import OptionError, OptionTypeError, ShapeError
 from ...memory import check_allocation
 from ...moves import board_symmetries
-from ..heuristics import as_unsigned
 from .ranking import placement_count, placement_weights, popcount, rank_placement_bits, unrank_placement
 
 __all__ = ["SLIDE_TILES", "SLIDE_MIN_CELLS", "SLIDE_MAX_CELLS", "slide_patterns", "build_slide_table",
