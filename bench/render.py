@@ -70,7 +70,7 @@ FIGURES: dict[str, Figure] = {
                                   "{:.3f}x"),
     "near.bound_7x7_gain": Figure("near", "7x7 DeepCubeA boards: mean bound of 12 tables of 4 tiles", "ratio",
                                   "{:.3f}x"),
-    "frontier.korf100_before_last": Figure("frontier", "korf100 7-8 +reflection nodes per instance before the last pass",
+    "frontier.korf100_before_last": Figure("frontier", "korf100 7-8x2 +reflection nodes per instance before the last pass",
                                            fmt="{:,.0f}"),
     "frontier.hard80_before_last_share": Figure(
         "frontier", "hard80 (17) 7-8 +reflection nodes per instance before the last pass", "ratio", "{:.0%}",

@@ -133,3 +133,32 @@ def test_a_cached_database_whose_groups_differ_from_its_name_is_refused(tmp_path
     meta.write_text(text)
     with pytest.raises(ValueError, match="stale or foreign"):
         pdb.load("4-4")
+
+
+def test_two_partitions_above_16_cells_search_with_probes_and_stay_optimal():
+    """On 18 cells ``solve`` runs IDA* with weighted probes: every view feeds them, the lengths stay optimal."""
+    first = [(1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12), (13, 14, 15), (16, 17)]
+    second = [(1, 7, 13), (2, 8, 14), (3, 9, 15), (4, 10, 16), (5, 11, 17), (6, 12)]
+    db = pdb.build_partition((3, 6), first + second, groups=(6, 6))
+    singles = [pdb.build_partition((3, 6), part) for part in (first, second)]
+    for seed in range(4):
+        board = np.asarray(fp.scramble(3, 6, 30, seed=seed)).reshape(3, 6)
+        ref = fp.solve(board, method="ida")
+        ours = fp.solve(board, heuristic="pdb", database=db, method="ida")
+        assert ours.status == "optimal" and ours.verify(board) and ours.length == ref.length
+        assert db.lookup(board) == max(s.lookup(board) for s in singles) <= ref.length
+
+
+def test_a_database_made_by_hand_with_too_many_views_is_refused_before_any_search(both):
+    """The engine's stack holds four views: a hand-made database of three reflected partitions never reaches it."""
+    from fastpuzzle.search.pdb.heuristic import PatternDatabase
+
+    three = PatternDatabase("three", (3, 3), both.partition + both.partition[:2], both.goal,
+                            np.concatenate([both.data, both.data[: both.offsets[2]]]),
+                            np.concatenate([both.offsets, both.offsets[:2] + both.data.shape[0]]), True,
+                            groups=(2, 2, 2))  # fmt: skip
+    with pytest.raises(ValueError, match="6 views, the search keeps at most 4"):
+        fp.solve(fp.scramble(3, 3, 10, seed=1), heuristic="pdb", database=three, method="ida")
+    with pytest.raises(ValueError, match="must count the partition's 6 patterns"):
+        PatternDatabase("bad", (3, 3), three.partition, both.goal, three.data, three.offsets, True,
+                        groups=(2, 2))._kernel_arrays()  # fmt: skip

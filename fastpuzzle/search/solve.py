@@ -269,9 +269,10 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
         constructive beyond (see ``docs/solving.md``).
     database : str or PatternDatabase, optional
         With ``heuristic="pdb"``: a named database (``"7-8"``, ``"6-6-3"``,
-        ``"5-5-5"``, ``"4-4"``, ``"6-6-6-6"``) or a built one
-        (:mod:`fastpuzzle.pdb`); default the strongest cached one for the
-        board size (``4-4`` and ``6-6-3`` are built on first use).  Any goal
+        ``"5-5-5"``, ``"4-4"``, ``"6-6-6-6"``, and ``"7-8x2"``,
+        ``"6-6-6-6x2"`` of two partitions: fewer nodes, each slower) or a
+        built one (:mod:`fastpuzzle.pdb`); default the fastest cached one for
+        the board size (``4-4`` and ``6-6-3`` are built on first use).  Any goal
         whose blank a board symmetry brings to the database goal's blank
         cell (for the named databases: any corner) is handled by
         relabelling.  Refused with any other heuristic.

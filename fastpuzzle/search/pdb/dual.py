@@ -216,6 +216,8 @@ def _dual_batch(flat, data, tiles, sizes, weights, offsets, pattern_of, cell_map
 def dual_lookup(db, boards) -> np.ndarray:
     """The dual bound of each board of a ``(B, m, n)`` batch (boards measured against ``db.goal``).
 
+    A database of several partitions is looked up on its first (:meth:`PatternDatabase.group`).
+
     Examples
     --------
     >>> from fastpuzzle.pdb import build_partition

@@ -194,6 +194,7 @@ class PatternDatabase:
         ``tile_weight[v, u]`` the place value of tile ``u`` in its pattern's rank.
         """
         if self._arrays is None:
+            check_groups(self.pattern_groups, len(self.partition), self.reflect)  # the engine's stack has MAX_VIEWS
             m, n = self.shape
             n_cells = m * n
             n_pat = len(self.partition)

@@ -220,7 +220,7 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
 def choose_database(shape, database):
     """The database for boards of ``shape``: ``database`` itself (a
     :class:`PatternDatabase` or a name, checked against the shape) or, when
-    None, the strongest one cached for the shape (quick ones are built).
+    None, the first cached for the shape in :data:`PREFERENCE` (quick ones are built).
 
     Examples
     --------
