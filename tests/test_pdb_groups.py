@@ -162,3 +162,10 @@ def test_a_database_made_by_hand_with_too_many_views_is_refused_before_any_searc
     with pytest.raises(ValueError, match="must count the partition's 6 patterns"):
         PatternDatabase("bad", (3, 3), three.partition, both.goal, three.data, three.offsets, True,
                         groups=(2, 2))._kernel_arrays()  # fmt: skip
+
+
+@pytest.mark.parametrize("q,error", [(2, ValueError), (-1, ValueError), (1.0, TypeError), (True, TypeError)])
+def test_a_partition_that_is_not_there_is_refused_by_name(both, q, error):
+    with pytest.raises(error, match="partition") as info:
+        both.group(q)
+    assert info.value.option == "q"

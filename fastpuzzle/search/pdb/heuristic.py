@@ -173,8 +173,20 @@ class PatternDatabase:
         return tuple(self.groups) or (len(self.partition),)
 
     def group(self, q: int) -> "PatternDatabase":
-        """Partition ``q`` alone, as a database sharing this one's tables."""
+        """Partition ``q`` alone, as a database sharing this one's tables.
+
+        Examples
+        --------
+        >>> from fastpuzzle.pdb import build_partition
+        >>> both = build_partition((2, 3), [(1, 2, 3), (4, 5), (1, 4), (2, 3, 5)], groups=(2, 2))
+        >>> both.group(1).partition
+        ((1, 4), (2, 3, 5))
+        """
         sizes = self.pattern_groups
+        if isinstance(q, (bool, np.bool_)) or not isinstance(q, (int, np.integer)):
+            raise OptionTypeError("q", q, "must be the whole number of a partition")
+        if not 0 <= q < len(sizes):
+            raise OptionError("q", q, f"names no partition: the database holds {len(sizes)}")
         first = sum(sizes[:q])
         end = first + sizes[q]
         stop = self.offsets[end] if end < len(self.offsets) else self.data.shape[0]
