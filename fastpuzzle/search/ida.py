@@ -146,11 +146,12 @@ def _is_goal_after(cells, goal, blank, src, tile):
 # ------------------------------------------------------------------ the engine
 
 
-# Longer than the house size on purpose: each heuristic's per-node steps are
-# written out here, as Numba needs them to keep the loop free of reference counting
-# (the linear-conflict child step as an inline function returning a tuple ran 3x slower).
-# Each mirrors its reference kernel (``lc_*``, ``pdb_*``), with which the tests compare it.
-@jit(_nrt=False)  # no reference counts: the loop allocates nothing, and the helpers' array arguments cost
+# The pass compiles without Numba's reference counts (``_nrt=False``; it allocates nothing): with
+# them, every array handed to an inlined helper took and gave back an atomic count per call, a
+# quarter of a 24-puzzle search's time.  The linear-conflict child step stays written out here
+# (as an inline function returning a tuple it ran 3x slower, before this).  Each step mirrors its
+# reference kernel (``lc_*``, ``pdb_*``), with which the tests compare it.
+@jit(_nrt=False)
 def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, successors, kind, lc_tables, pdb_tables,
                goal, lc_state, pdb_state, stack, path, weight, mtm_tables, max_cost):  # fmt: skip
     """One pass bounded by ``threshold`` (on ``g + h * weight``, :data:`WEIGHT_ONE`) and ``max_cost`` (on ``g + h``):
@@ -197,7 +198,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
                 continue  # a duplicate move sequence: not generated; or not this pass's (toward the goal first)
             src = packed >> 2
             tile = np.int64(cells[as_unsigned(src)])
-            # --- child: h after the move, and what push needs (aux1, aux2)
+            # --- child: h after the move, and what push needs (linear conflict: aux1, aux2; pdb: child_value)
             if pdb_tables is not None:  # the entries pdb_children asked for on entering the node
                 h = pdb_child(tile, j, depth, weight, WEIGHT_SHIFT, room, next_threshold, mtm_tables is not None,
                               data, maps, n_views, values, sums, child_at, child_value)  # fmt: skip
