@@ -35,8 +35,8 @@ from .ranking import placement_weights, prefetch, rank_placement
 __all__ = [
     "PatternDatabase", "GoalPlan", "MAX_CELLS", "FORMAT_VERSION", "check_partition", "check_groups",
     "reflection_applies",
-    "MAX_VIEWS", "PATTERN_OF", "TILE_WEIGHT", "CELL_MAP", "TILE_MAP", "pdb_kernel_tables", "pdb_new_state", "pdb_start", "rank_step", "pdb_children", "pdb_child", "pdb_push",
-    "pdb_pop",
+    "MAX_VIEWS", "PATTERN_OF", "TILE_WEIGHT", "CELL_MAP", "TILE_MAP",
+    "pdb_kernel_tables", "pdb_new_state", "pdb_start", "rank_step", "pdb_children", "pdb_child", "pdb_push", "pdb_pop",
 ]  # fmt: skip
 
 #: Largest board the kernels handle (cell sets are 64-bit masks: one bit per cell, the sign bit unused).
@@ -332,12 +332,13 @@ class GoalPlan:
 
 
 @jit
-def _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf, first, end):
+def _pattern_sum(pos, r, tiles, sizes, weights, offsets, data, buf, first, end):
+    """Sum of patterns ``first .. end - 1`` with the tiles on cells ``pos[r]``."""
     total = 0
     for p in range(first, end):
         k = sizes[p]
         for i in range(k):
-            buf[i] = pos[tiles[p, i]]
+            buf[i] = pos[r, tiles[p, i]]
         total += data[offsets[p] + rank_placement(buf, k, weights[p])]
     return total
 
@@ -345,14 +346,16 @@ def _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf, first, end):
 @jit
 def _lookup_range(flat, data, tiles, sizes, weights, offsets, cell_map, tile_map, views, out, lo, hi):
     n_cells = flat.shape[1]
-    pos = np.zeros(n_cells, np.int64)
+    pos = np.zeros((2, n_cells), np.int64)  # the tiles' cells on the board (row 0) and its reflection (row 1)
     buf = np.zeros(tiles.shape[1], np.int64)
     for b in range(lo, hi):
         h = 0
         for v in range(views.shape[0]):  # the largest sum over the views
-            for c in range(n_cells):
-                pos[tile_map[v, flat[b, c]]] = cell_map[v, c]
-            hv = _pattern_sum(pos, tiles, sizes, weights, offsets, data, buf, views[v, 0], views[v, 1])
+            r = views[v, 2]
+            if v < 2:  # the first partition's views hold every kind: later partitions read their cells
+                for c in range(n_cells):
+                    pos[r, tile_map[v, flat[b, c]]] = cell_map[v, c]
+            hv = _pattern_sum(pos, r, tiles, sizes, weights, offsets, data, buf, views[v, 0], views[v, 1])
             if hv > h:
                 h = hv
         out[b] = h
@@ -401,8 +404,8 @@ def pdb_kernel_tables(db: PatternDatabase, toward_first: bool = True) -> tuple:
     ``(data, tiles, sizes, weights, offsets, maps, views, goal_distance)``:
     ``maps[PATTERN_OF]``, ``maps[TILE_WEIGHT]``, ``maps[CELL_MAP]`` and
     ``maps[TILE_MAP]`` are the views' rows of
-    :meth:`PatternDatabase._kernel_arrays` in one array (each array a helper
-    of the engine's loop takes costs it a reference count per call);
+    :meth:`PatternDatabase._kernel_arrays` in one array (one argument for
+    the engine's helpers instead of four);
     ``goal_distance[t * N + c]`` is the Manhattan
     distance from cell ``c`` to tile ``t``'s goal cell
     (:func:`fastpuzzle.manhattan.manhattan_table`; the engine tries the
