@@ -264,8 +264,20 @@ def test_node_budget_holds_above_25_cells(shape, monkeypatch):
     for max_nodes in (1, 2_000, 60_000):
         seen.clear()
         sol = fp.solve(board, max_nodes=max_nodes)
-        assert sol.verify(board) and sum(seen) <= sol.nodes <= max_nodes + 1  # the last node may pass the line
+        assert sol.verify(board) and sum(seen) <= sol.nodes <= max_nodes
         assert sol.lower_bound <= sol.length
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 4), (5, 5), (2, 9)])
+def test_a_node_budget_is_never_passed(shape):
+    """``max_nodes=N`` generates at most N nodes, whichever steps run (the engine stops before the
+    child that would pass it, and no step starts once the budget is spent)."""
+    for seed, board in enumerate(fp.random_solvable(*shape, count=3, seed=11)):
+        for max_nodes in (1, 2, 3, 17, 1_000, 20_000 + seed):
+            sol = fp.solve(board, max_nodes=max_nodes)
+            assert sol.verify(board) and 1 <= sol.nodes <= max_nodes, (shape, max_nodes, sol.nodes)
+            plain = fp.solve(board, max_nodes=max_nodes, method="ida")
+            assert plain.nodes <= max_nodes and plain.status in ("budget", "optimal")
 
 
 def test_nodes_of_the_searches_finishing_a_beam_are_charged(monkeypatch):
@@ -281,7 +293,7 @@ def test_nodes_of_the_searches_finishing_a_beam_are_charged(monkeypatch):
     for max_nodes in (50_000, 400_000):
         seen.clear()
         sol = fp.solve(board, max_nodes=max_nodes)
-        assert sol.verify(board) and sum(seen) <= sol.nodes <= max_nodes + 1
+        assert sol.verify(board) and sum(seen) <= sol.nodes <= max_nodes
 
 
 def test_strong_windows_are_searched_backwards_from_a_start_where_the_blank_is_home():

@@ -156,10 +156,12 @@ def _beams(cells, engine, goal, budget, best, fallback):
     spent = [0]
 
     def finish(board):  # where a beam stalls: a short weighted IDA* from its best board, else the fallback's moves
-        cap = FINISH_NODES if budget.nodes_left is None else max(1, min(FINISH_NODES, budget.nodes_left))
-        codes = _weighted(board, engine, 1.5, cap, end, info)
-        budget.charge(int(info[0]))
-        spent[0] += int(info[0])
+        codes = None
+        if not budget.spent():
+            cap = FINISH_NODES if budget.nodes_left is None else min(FINISH_NODES, budget.nodes_left)
+            codes = _weighted(board, engine, 1.5, cap, end, info)
+            budget.charge(int(info[0]))
+            spent[0] += int(info[0])
         if codes is None and fallback is not None:
             codes = fallback(board)
         return codes
@@ -300,6 +302,8 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
             total += spent
             if proved:
                 return AnytimeResult(best, len(best), True, total + windows.nodes - counted)
+            if budget.spent():
+                break
             before = windows.nodes
             best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(0.5))
             budget.charge(windows.nodes - before)

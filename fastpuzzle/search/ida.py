@@ -218,13 +218,13 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
                     cells[as_unsigned(src)] = tile
                     cells[as_unsigned(blank)] = 0
                     h += aux2 - line_penalty[as_unsigned(aux1)]
-            nodes += 1
-            if nodes >= limit:
+            if nodes >= limit:  # checked before the child counts: a budget of N generates N nodes, never N + 1
                 if nodes >= budget:
                     return STATUS_NODES, nodes, next_threshold, 0
                 if stop_requested() or (deadline > 0.0 and clock() > deadline):  # a signal stops it like the clock
                     return STATUS_TIME, nodes, next_threshold, 0
                 limit = min(budget, nodes + CLOCK_INTERVAL)
+            nodes += 1
             h_weighted = (h * weight) >> WEIGHT_SHIFT
             if mtm_tables is not None:  # the multi-tile metric (see Heuristic)
                 step, h_weighted = slide_cost(h, op, last, src, tile, blank, tile_cell, room, reach, longest, slide_data,
