@@ -10,7 +10,7 @@ database is built in the process's cache and not timed).  The checkouts
 alternate for ``rounds`` rounds and the least CPU time of each is shown, so a
 load that changes during the run weighs on both.  The other checkout needs
 ``bench/bench_solver.py`` (``bench_korf_lc``) and ``bench/bench_pdb.py``
-(``read_instances``, ``solve_set``), as every checkout since the pattern
+(``read_instances``, there or imported from ``bench/common.py``, and ``solve_set``), as every checkout since the pattern
 databases has.
 """
 

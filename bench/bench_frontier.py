@@ -59,6 +59,7 @@ from fastpuzzle.moves import PRUNE_LENGTH  # noqa: E402
 from fastpuzzle.search import ida, probes  # noqa: E402
 from fastpuzzle.search.pdb.dual import dual_lookup  # noqa: E402
 from fastpuzzle.search.solve import _Search, solve  # noqa: E402
+from bench.common import read_instances  # noqa: E402
 
 solve_pdb = functools.partial(solve, heuristic="pdb", method="ida")  # optimal IDA* on the tables
 
@@ -71,15 +72,6 @@ GOAL_HARD80_MEAN, GOAL_HARD80_WORST = 1.0, 2.0
 
 def _row(name, value, unit, ratio=None, baseline=None, note=""):
     return dict(family="frontier", name=name, value=value, unit=unit, ratio=ratio, baseline=baseline, note=note)
-
-
-def read_instances(name: str, n_tiles: int):
-    rows = []
-    for line in (DATA / name).read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            v = [int(x) for x in line.split()]
-            rows.append((np.array(v[:n_tiles]), v[n_tiles]))
-    return rows
 
 
 def korf_felner_nodes() -> dict:

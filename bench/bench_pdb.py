@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 from fastpuzzle import apply_moves, goal_board, pdb, random_solvable  # noqa: E402
 from fastpuzzle import heuristics as fp_heuristics  # noqa: E402
 from fastpuzzle.search.solve import solve  # noqa: E402
+from bench.common import read_instances  # noqa: E402
 
 solve_pdb = functools.partial(solve, heuristic="pdb", method="ida")  # optimal IDA* on the tables
 
@@ -41,15 +42,6 @@ DATA = Path(__file__).resolve().parent / "data"
 PUBLISHED_NODES_78 = 36_710  # Korf & Felner 2002 / Felner et al. 2004: nodes per instance, 7-8 + reflection
 GOAL_CPU_78, GOAL_PEAK_78 = 180.0, 1.5e9  # issue 13: 7-8 build under 3 minutes of CPU within 1.5 GB
 CPP_SECONDS_663 = 13.2  # fastest open-source solver measured on this machine (6-6-3 + WD + pruning), all 100
-
-
-def read_instances(name: str, n_tiles: int):
-    rows = []
-    for line in (DATA / name).read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            v = [int(x) for x in line.split()]
-            rows.append((np.array(v[:n_tiles]), v[n_tiles]))
-    return rows
 
 
 def _row(name, value, unit, ratio=None, baseline=None, note=""):

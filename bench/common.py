@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 import platform
 import time
+from pathlib import Path
 
 import numpy as np
+
+#: The benchmark instances (Korf's 100, the 80-move positions, the 24-puzzle's 50, DeepCubeA's samples).
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def median_seconds(func, repeats: int = 5, warmup: int = 1) -> float:
@@ -104,3 +108,13 @@ def print_rows(rows) -> None:
         ratio = "" if r["ratio"] is None else f"  ratio {r['ratio']:.3g} vs {r['baseline']}"
         note = f"  ({r['note']})" if r["note"] else ""
         print(f"{r['name']:<48} {shown:>14} {r['unit']:<10}{ratio}{note}")
+
+
+def read_instances(name: str, n_tiles: int) -> list:
+    """``(board, optimal length)`` per line of ``bench/data/<name>``: ``n_tiles`` tiles, then the length."""
+    rows = []
+    for line in (DATA / name).read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            v = [int(x) for x in line.split()]
+            rows.append((np.array(v[:n_tiles]), v[n_tiles]))
+    return rows
