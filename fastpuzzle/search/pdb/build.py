@@ -74,8 +74,8 @@ def build_partition(
     reflect, parallel = options.flag(reflect, "reflect", none=True), options.flag(parallel, "parallel", none=True)
     progress = options.flag(progress, "progress")
     if reflect is None:
-        reflect = reflection_applies(goal, ())
-    elif reflect and not reflection_applies(goal, ()):  # refused before hours of building
+        reflect = reflection_applies(goal)
+    elif reflect and not reflection_applies(goal):  # refused before hours of building
         raise OptionError("reflect", reflect, "needs a square board whose goal blank lies on the main diagonal")
     if groups is not None:
         if isinstance(partition, (str, bytes)) or not hasattr(partition, "__len__"):

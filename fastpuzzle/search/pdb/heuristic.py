@@ -382,8 +382,15 @@ def _lookup_batch_parallel(flat, data, tiles, sizes, weights, offsets, cell_map,
     return out
 
 
-def reflection_applies(goal: np.ndarray, partition) -> bool:
-    """Reflection applies to square boards whose goal maps the blank to itself."""
+def reflection_applies(goal: np.ndarray) -> bool:
+    """Reflection applies to square boards whose goal maps the blank to itself
+    (any partition: the reflected board is looked up in the same tables).
+
+    Examples
+    --------
+    >>> reflection_applies(np.array([[1, 2], [3, 0]])), reflection_applies(np.array([[1, 2, 3], [4, 5, 0]]))
+    (True, False)
+    """
     m, n = goal.shape
     if m != n:
         return False

@@ -204,7 +204,7 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
     if not np.array_equal(goal, goal_board(m, n)):
         raise StaleDatabaseError(path, f"describes another goal than the default one it is built for; {rebuild}")
     if offsets.tolist() != np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist() or (
-        reflect and not reflection_applies(goal, partition)
+        reflect and not reflection_applies(goal)
     ):
         raise StaleDatabaseError(path, f"has inconsistent metadata; {rebuild}")
     if data.dtype != np.uint8 or data.shape != (sum(sizes),):
