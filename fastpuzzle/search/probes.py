@@ -108,7 +108,7 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
             status = ida.STATUS_NODES
             break
         if previous >= PROBE_MIN_NODES and (nodes_left is None or nodes_left >= 2):  # a probe
-            allowed = max(int(share * previous), 2)  # (the kernel counts the root and one child at least; 0 = no limit)
+            allowed = max(int(share * previous), 2)  # (the root and one child at least; 0 would mean no limit)
             mine = nodes_left is None or allowed < nodes_left  # else the caller's budget stops the probe
             status, codes, spent = _probe(cells, heuristic, bound, allowed if mine else nodes_left, deadline)
             total += spent
