@@ -124,6 +124,38 @@ def test_the_named_two_partition_databases_extend_the_named_ones():
         assert PREFERENCE[spec["shape"]][:2] == [(base, False), (name, False)]  # never built unasked
 
 
+def test_a_two_partition_database_reuses_its_cached_first_partition(tmp_path, monkeypatch):
+    """Building an ``x2`` database whose first partition is a cached named database builds only the
+    partitions after it, and the tables equal a build from scratch; without that cache (or with a
+    damaged one) everything is built."""
+    from fastpuzzle.search.pdb import build as builder, store
+
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    spec = dict(shape=(3, 3), partition=DATABASES["4-4"]["partition"] + ((1, 2, 5), (3, 4, 6, 7, 8)), groups=(2, 2))
+    monkeypatch.setitem(DATABASES, "4-4x2", spec)
+    built = []
+    full_build = builder.build_partition
+
+    def spy(shape, partition, **kw):
+        built.append(tuple(map(tuple, partition)))
+        return full_build(shape, partition, **kw)
+
+    monkeypatch.setattr(builder, "build_partition", spy)
+    fresh = full_build((3, 3), spec["partition"], groups=spec["groups"])
+    pdb.build("4-4x2", progress=False)  # 4-4 not cached: all four patterns
+    assert built == [spec["partition"]]
+    pdb.build("4-4", progress=False)
+    built.clear()
+    db = pdb.build("4-4x2", progress=False, force=True)
+    assert built == [spec["partition"][2:]]  # the cached 4-4 gave the first two
+    assert db.groups == (2, 2) and db.partition == spec["partition"] and db.offsets.tolist() == fresh.offsets.tolist()
+    assert np.array_equal(np.asarray(db.data), fresh.data)
+    (store.cache_path("4-4") / "tables.npy").write_bytes(b"damaged")
+    built.clear()
+    pdb.build("4-4x2", progress=False, force=True)
+    assert built == [spec["partition"]]
+
+
 def test_a_cached_database_whose_groups_differ_from_its_name_is_refused(tmp_path):
     """The description names the partitions: a cached 4-4 that claims two groups is stale, and rebuilt."""
     db = pdb.build("4-4", progress=False)

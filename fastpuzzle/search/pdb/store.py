@@ -20,7 +20,8 @@ name         board   patterns (default goal, blank last)        table bytes
 ===========  ======  =========================================  ============
 
 The ``x2`` databases hold two partitions (``groups``): the bound is the larger of their sums,
-reflections included (see ``docs/pdb.md`` for the nodes they save).
+reflections included (see ``docs/pdb.md`` for the nodes they save).  Their first partition is a
+named database: when that one is cached, its tables are copied and only the second is built.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ... import options
 from ...boards import as_goal, goal_board
 from ...cachefile import CorruptCacheError, open_array, regular_file, usable_directory
 from ...errors import OptionError, OptionTypeError, ShapeError, StaleDatabaseError
+from ...memory import check_allocation
 from ...options import cache_dir
 from .heuristic import FORMAT_VERSION, PatternDatabase, reflection_applies
 from .ranking import placement_count
@@ -124,9 +126,47 @@ def build(name: str, *, progress: bool = True, force: bool = False, directory=No
         spec = DATABASES[key]
         from .build import build_partition  # the builder loads only when a table is built
 
-        db = build_partition(spec["shape"], spec["partition"], name=key, progress=progress, groups=spec.get("groups"))
+        first = _cached_first_partition(key) if directory is None else None
+        if first is None:
+            db = build_partition(spec["shape"], spec["partition"], name=key, progress=progress,
+                                 groups=spec.get("groups"))  # fmt: skip
+        else:  # its first partition is a cached database: only the others are built
+            rest = build_partition(spec["shape"], spec["partition"][len(first.partition):], name=key,
+                                   progress=progress, groups=spec["groups"][1:] if len(spec["groups"]) > 2 else None)
+            db = _joined(key, first, rest)
         db.save(target)
     return load(key, directory=directory)
+
+
+def _cached_first_partition(key: str):
+    """The cached, intact named database that holds exactly the first partition of ``key`` (an
+    ``x2`` database), or None."""
+    spec = DATABASES[key]
+    groups = spec.get("groups")
+    if not groups:
+        return None
+    first = tuple(spec["partition"][: groups[0]])
+    for other, other_spec in DATABASES.items():
+        if other != key and other_spec["shape"] == spec["shape"] and tuple(other_spec["partition"]) == first \
+                and not other_spec.get("groups"):
+            try:
+                return load(other)
+            except (FileNotFoundError, StaleDatabaseError):
+                return None  # built in full instead (a stale one is never read)
+    return None
+
+
+def _joined(key: str, first: PatternDatabase, rest: PatternDatabase) -> PatternDatabase:
+    """One database of ``first``'s tables (copied) followed by ``rest``'s: the partitions of ``key``."""
+    spec = DATABASES[key]
+    check_allocation(first.nbytes + rest.nbytes, f"pattern database {key!r}")
+    data = np.empty(first.nbytes + rest.nbytes, np.uint8)
+    data[: first.nbytes] = first.data
+    data[first.nbytes :] = rest.data
+    offsets = np.concatenate([first.offsets, np.asarray(rest.offsets, np.int64) + first.nbytes])
+    return PatternDatabase(key, spec["shape"], tuple(spec["partition"]), rest.goal, data, offsets, rest.reflect,
+                           rest.build_seconds, build_peak_bytes=rest.build_peak_bytes,
+                           build_cpu_seconds=rest.build_cpu_seconds, groups=tuple(spec["groups"]))  # fmt: skip
 
 
 def _warn_rebuilt(error) -> None:
