@@ -280,6 +280,19 @@ def test_a_node_budget_is_never_passed(shape):
             assert plain.nodes <= max_nodes and plain.status in ("budget", "optimal")
 
 
+def test_a_node_budget_holds_through_the_probes(monkeypatch):
+    """On 25 cells a pass past a million nodes is followed by a probe: the probes and the passes
+    share the budget, and the search stops at it exactly."""
+    from fastpuzzle.search import probes
+
+    probed = []
+    probe = probes._probe
+    monkeypatch.setattr(probes, "_probe", lambda *a: probed.append(1) or probe(*a))
+    board = fp.random_solvable(5, 5, seed=21)
+    sol = fp.solve(board, max_nodes=2_500_000, method="ida")
+    assert probed and sol.status == "budget" and sol.nodes == 2_500_000
+
+
 def test_nodes_of_the_searches_finishing_a_beam_are_charged(monkeypatch):
     """A beam that stalls at once hands its start to ``finish``: those nodes count and are budgeted."""
     from fastpuzzle.search import beam
