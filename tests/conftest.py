@@ -23,6 +23,31 @@ def dask_client():
     cluster.close()
 
 
+def pytest_collection_modifyitems(items):
+    """The tests on the Dask cluster run on one worker of ``pytest -n`` (``--dist loadgroup``), so
+    the run starts one cluster (the mark is inert without pytest-xdist)."""
+    for item in items:
+        if "dask_client" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("dask"))
+
+
+def pytest_sessionfinish(session):
+    """A ``pytest -n`` worker hands its count of hostile cases to the controller."""
+    from .hostile import TRIED
+
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["hostile_tried"] = dict(TRIED)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """The controller of ``pytest -n`` adds up its workers' counts of hostile cases."""
+    from .hostile import TRIED
+
+    TRIED.update(getattr(node, "workeroutput", {}).get("hostile_tried", {}))
+
+
 def pytest_terminal_summary(terminalreporter):
     """The number of hostile cases tried (tests/test_hostile.py, tests/test_outputs.py)."""
     from .hostile import TRIED
