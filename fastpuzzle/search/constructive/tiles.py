@@ -96,64 +96,46 @@ def blank_to_front_pattern(cells, pos, state, locked, rows, cols, row_step, col_
         return 0
     step = direction_code(dr, dc)
     k = 0
-    if br == xr - dr and bc == xc - dc:  # behind the tile: round it (4 moves)
+    # Behind the tile: round it (aside, 2 steps, back: 4 moves); behind a pair
+    # going straight: round both (3 steps, 5 moves).
+    straight = 0
+    if br == xr - dr and bc == xc - dc:
+        straight = 2
+    elif pair and br == xr - 2 * dr and bc == xc - 2 * dc:
+        straight = 3
+    if straight > 0:
         best = -INFINITE
+        side = 0
         for s in (1, -1):
             er = dc * s
             ec = dr * s
-            if (
+            # the cells the blank enters, but the last (the front cell: free)
+            if not (
                 cell_free_unpacked(locked, rows, cols, row_step, col_step, br + er, bc + ec, xr, xc)
+                and (straight == 2
+                     or cell_free_unpacked(locked, rows, cols, row_step, col_step, br + dr + er, bc + dc + ec, xr, xc))
                 and cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, xr, xc)
                 and cell_free_unpacked(locked, rows, cols, row_step, col_step, fr + er, fc + ec, xr, xc)
             ):
-                gain = 0
-                if state[STEER]:  # the side whose tiles it displaces gain most (see routes.py)
-                    gain = (steer_gain(cells, pos, state, row_step, col_step, br, bc, br + er, bc + ec)
-                            + steer_gain(cells, pos, state, row_step, col_step, br + er, bc + ec, xr + er, xc + ec)
-                            + steer_gain(cells, pos, state, row_step, col_step, xr + er, xc + ec, fr + er, fc + ec)
-                            + steer_gain(cells, pos, state, row_step, col_step, fr + er, fc + ec, fr, fc))
-                if gain > best:
-                    best = gain
-                    aside = direction_code(er, ec)
-                    moves[0] = aside
-                    moves[1] = step
-                    moves[2] = step
-                    moves[3] = undo_code(aside)
-                    k = 4
+                continue
+            gain = 0
+            if state[STEER]:  # the side whose tiles it displaces gain most (see routes.py)
+                gain = round_gain(cells, pos, state, row_step, col_step, br, bc, er, ec, dr, dc, straight)
+            if gain > best:
+                best = gain
+                side = s
+        if side != 0:
+            aside = direction_code(dc * side, dr * side)
+            moves[0] = aside
+            for i in range(straight):
+                moves[1 + i] = step
+            moves[straight + 1] = undo_code(aside)
+            k = straight + 2
     elif abs(br - xr) + abs(bc - xc) == 1:  # beside the tile: 2 moves
         if cell_free_unpacked(locked, rows, cols, row_step, col_step, br + dr, bc + dc, xr, xc):
             moves[0] = step
             moves[1] = direction_code(xr - br, xc - bc)
             k = 2
-    elif pair and br == xr - 2 * dr and bc == xc - 2 * dc:  # a pair going straight: round both (5 moves)
-        best = -INFINITE
-        for s in (1, -1):
-            er = dc * s
-            ec = dr * s
-            if (
-                cell_free_unpacked(locked, rows, cols, row_step, col_step, br + er, bc + ec, xr, xc)
-                and cell_free_unpacked(locked, rows, cols, row_step, col_step, br + dr + er, bc + dc + ec, xr, xc)
-                and cell_free_unpacked(locked, rows, cols, row_step, col_step, xr + er, xc + ec, xr, xc)
-                and cell_free_unpacked(locked, rows, cols, row_step, col_step, fr + er, fc + ec, xr, xc)
-            ):
-                gain = 0
-                if state[STEER]:
-                    gain = (steer_gain(cells, pos, state, row_step, col_step, br, bc, br + er, bc + ec)
-                            + steer_gain(cells, pos, state, row_step, col_step, br + er, bc + ec,
-                                         br + dr + er, bc + dc + ec)
-                            + steer_gain(cells, pos, state, row_step, col_step, br + dr + er, bc + dc + ec,
-                                         xr + er, xc + ec)
-                            + steer_gain(cells, pos, state, row_step, col_step, xr + er, xc + ec, fr + er, fc + ec)
-                            + steer_gain(cells, pos, state, row_step, col_step, fr + er, fc + ec, fr, fc))
-                if gain > best:
-                    best = gain
-                    aside = direction_code(er, ec)
-                    moves[0] = aside
-                    moves[1] = step
-                    moves[2] = step
-                    moves[3] = step
-                    moves[4] = undo_code(aside)
-                    k = 5
     if k == 0 and state[STEER] and abs(br - fr) + abs(bc - fc) <= 7:
         k = steered_plan(cells, pos, locked, state, rows, cols, row_step, col_step, br, bc, fr, fc, xr, xc, moves)
         k = max(k, 0)
@@ -162,6 +144,23 @@ def blank_to_front_pattern(cells, pos, state, locked, rows, cols, row_step, col_
         for i in range(max(k, 0)):
             moves[i] = (packed >> (2 * i)) & 3
     return k
+
+
+@jit(inline="always")  # one copy, in blank_to_front_pattern
+def round_gain(cells, pos, state, row_step, col_step, br, bc, er, ec, dr, dc, straight):
+    """:func:`pattern_gain` of the way round a tile (or pair) from (br, bc):
+    a step (er, ec) aside, ``straight`` (2 or 3) steps (dr, dc), a step back
+    (written out: it runs for most tile steps)."""
+    r = br + er
+    c = bc + ec
+    gain = steer_gain(cells, pos, state, row_step, col_step, br, bc, r, c)
+    gain += steer_gain(cells, pos, state, row_step, col_step, r, c, r + dr, c + dc)
+    gain += steer_gain(cells, pos, state, row_step, col_step, r + dr, c + dc, r + 2 * dr, c + 2 * dc)
+    if straight == 3:
+        gain += steer_gain(cells, pos, state, row_step, col_step, r + 2 * dr, c + 2 * dc, r + 3 * dr, c + 3 * dc)
+    r += straight * dr
+    c += straight * dc
+    return gain + steer_gain(cells, pos, state, row_step, col_step, r, c, r - er, c - ec)
 
 
 @jit(inline="always")
