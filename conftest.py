@@ -13,12 +13,20 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
 _CACHE_ENV = "FASTPUZZLE_CACHE"
+_BENCH_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench")
 _saved: dict[str, str | None] = {}
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-benchmark's, which reads benchmark_disable
 def pytest_configure(config):
-    """Point ``FASTPUZZLE_CACHE`` at a fresh temporary directory for this run."""
+    """Point ``FASTPUZZLE_CACHE`` at a fresh temporary directory for this run; across ``pytest -n``
+    workers, turn pytest-benchmark's timing off (it would warn that it does) unless asked for."""
+    xdist_active = getattr(config.option, "dist", "no") != "no" or "PYTEST_XDIST_WORKER" in os.environ
+    if xdist_active and hasattr(config.option, "benchmark_disable") and not config.option.benchmark_only:
+        config.option.benchmark_disable = True
     if _saved:  # configured twice in one process (pytester): keep the first directory
         return
     _saved["previous"] = os.environ.get(_CACHE_ENV)
@@ -36,3 +44,15 @@ def pytest_unconfigure(config):
     else:
         os.environ[_CACHE_ENV] = previous
     shutil.rmtree(_saved.pop("dir"), ignore_errors=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (in addopts): no workers when timing the pytest-benchmark suite (``pytest bench/
+    --benchmark-only``: pytest-benchmark times nothing across workers); else xdist's count, one
+    per core (``--maxprocesses`` caps it)."""
+    paths = [os.path.abspath(str(a).split("::")[0]) for a in config.args]
+    in_bench = any(p == _BENCH_DIR or p.startswith(_BENCH_DIR + os.sep) for p in paths)
+    if in_bench or config.getoption("benchmark_only", False):
+        return 0
+    return None
