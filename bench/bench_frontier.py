@@ -59,11 +59,10 @@ from fastpuzzle.moves import PRUNE_LENGTH  # noqa: E402
 from fastpuzzle.search import ida, probes  # noqa: E402
 from fastpuzzle.search.pdb.dual import dual_lookup  # noqa: E402
 from fastpuzzle.search.solve import _Search, solve  # noqa: E402
-from bench.common import read_instances  # noqa: E402
+from bench.common import DATA, read_instances  # noqa: E402
 
 solve_pdb = functools.partial(solve, heuristic="pdb", method="ida")  # optimal IDA* on the tables
 
-DATA = Path(__file__).resolve().parent / "data"
 KORF_GOAL = np.arange(25).reshape(5, 5)  # korf24_50.txt's goal: blank top-left
 GOAL_SECONDS_24 = 5.0
 GOAL_NODES_KORF100 = 15_000

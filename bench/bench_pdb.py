@@ -38,7 +38,6 @@ from bench.common import read_instances  # noqa: E402
 
 solve_pdb = functools.partial(solve, heuristic="pdb", method="ida")  # optimal IDA* on the tables
 
-DATA = Path(__file__).resolve().parent / "data"
 PUBLISHED_NODES_78 = 36_710  # Korf & Felner 2002 / Felner et al. 2004: nodes per instance, 7-8 + reflection
 GOAL_CPU_78, GOAL_PEAK_78 = 180.0, 1.5e9  # issue 13: 7-8 build under 3 minutes of CPU within 1.5 GB
 CPP_SECONDS_663 = 13.2  # fastest open-source solver measured on this machine (6-6-3 + WD + pruning), all 100
