@@ -26,7 +26,9 @@ prints it: 1.1-1.3 s of CPU before, 0.75-0.85 s after, on the shared
   SciPy is installed (no kernel here uses BLAS; ``np.dot`` in other jitted
   code still imports BLAS when it is compiled);
 * :func:`skip_extension_scan`: the command line does not look for Numba
-  extensions among the installed packages.
+  extensions among the installed packages;
+* :func:`share_inline_copies`: a compile that inlines one of this package's
+  functions copies its IR in one go, not block by block.
 
 :class:`QuickLoadCache` also keys every cached kernel by a stamp of the
 whole package's sources (:func:`source_stamp`), so that a kernel never keeps
@@ -42,6 +44,7 @@ child process, and a way out should a Numba release change its internals.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import importlib.util
 import os
@@ -178,12 +181,20 @@ def _quick_cache_class():
             with self._guard_against_spurious_io_errors():
                 found = self._load_overload(sig, target_context)
                 if found is None:
-                    _skip_blas_probe()  # a compile follows: its refresh imports arraymath
+                    _before_compile()
                 return found
-            _skip_blas_probe()  # an I/O error was swallowed: a compile follows
+            _before_compile()  # an I/O error was swallowed: a compile follows
             return None
 
     return QuickLoadCache
+
+
+def _before_compile() -> None:
+    """The trims for a compile, made on a cache miss (a load needs neither, and importing
+    Numba's compiler modules costs the cached start-up): no BLAS probe (the compile's refresh
+    imports arraymath), and the inlined kernels copied in one go."""
+    _skip_blas_probe()
+    share_inline_copies()
 
 
 QuickLoadCache = _quick_cache_class()
@@ -215,6 +226,75 @@ def skip_extension_scan() -> None:
             entrypoints._already_initialized = True
     except ImportError:  # another Numba layout: it scans as usual
         pass
+
+
+class _CopyWithSharedMemo:
+    """The ``copy`` module as Numba's inliner sees it once :func:`share_inline_copies` ran:
+    ``deepcopy`` of a block uses :data:`_INLINE_COPY`'s memo while one of this package's
+    functions is being inlined; everything else is ``copy``'s own."""
+
+    def __getattr__(self, name):
+        return getattr(copy, name)
+
+    @staticmethod
+    def deepcopy(x, memo=None):
+        shared = getattr(_INLINE_COPY, "memo", None)
+        if memo is None and shared is not None and isinstance(x, _IR_BLOCK):
+            memo = shared
+        return copy.deepcopy(x, memo)
+
+
+_INLINE_COPY = threading.local()
+_IR_BLOCK = None
+
+
+def share_inline_copies() -> bool:
+    """Let Numba copy an inlined kernel of this package in one go instead of block by block.
+
+    Before inlining a function (``inline="always"``), Numba deep-copies its
+    IR twice, one block at a time: each block's copy drags along its own copy
+    of the function's whole variable scope, so the work grows with blocks x
+    variables.  While one of this package's functions is being inlined, its
+    blocks share one memo here: the scope is copied once per copy, and the
+    IR that comes out is the same up to variable versions (one shared scope
+    numbers them, where the per-block copies each kept their own).  The
+    constructive solver's first call spends about half as long inlining.
+    Made on the first cache miss (:class:`QuickLoadCache`: a process that
+    only loads kernels does not import Numba's inliner).  Returns whether the
+    trim is on (off with ``FASTPUZZLE_PLAIN_NUMBA`` or another Numba layout;
+    the inlining of other packages' functions is left alone).
+    """
+    global _IR_BLOCK
+    if PLAIN_NUMBA:
+        return False
+    try:
+        from numba.core import inline_closurecall, ir
+    except ImportError:
+        return False
+    worker = getattr(inline_closurecall, "InlineWorker", None)
+    inline_ir = getattr(worker, "inline_ir", None)
+    if getattr(inline_ir, "_fastpuzzle_trim", False):
+        return True
+    if not callable(inline_ir) or inline_closurecall.__dict__.get("copy") is not copy or not isinstance(ir.Block, type):
+        return False
+    package = __name__.split(".")[0] + "."
+
+    def shared_memo_inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs):
+        func = getattr(getattr(callee_ir, "func_id", None), "func", None)
+        if not getattr(func, "__module__", "").startswith(package):
+            return inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs)
+        outer = getattr(_INLINE_COPY, "memo", None)
+        _INLINE_COPY.memo = {}
+        try:
+            return inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs)
+        finally:
+            _INLINE_COPY.memo = outer
+
+    shared_memo_inline_ir._fastpuzzle_trim = True
+    _IR_BLOCK = ir.Block
+    inline_closurecall.copy = _CopyWithSharedMemo()
+    worker.inline_ir = shared_memo_inline_ir
+    return True
 
 
 #: Options shared by every kernel: compiled code is cached on disk, the GIL is

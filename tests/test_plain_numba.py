@@ -18,9 +18,11 @@ import fastpuzzle as fp
 from fastpuzzle import _jit
 from fastpuzzle.solvability import lane_kernels
 from numba.core.caching import FunctionCache
+from numba.core import inline_closurecall
 boards = fp.random_solvable(4, 4, count=2000, seed=5)
 boards[::3, 0, :2] = boards[::3, 0, 1::-1].copy()   # every third board unsolvable
-print(_jit.PLAIN_NUMBA, _jit.QuickLoadCache is None, type(lane_kernels.lane_range32._cache) is FunctionCache)
+print(_jit.PLAIN_NUMBA, _jit.QuickLoadCache is None, type(lane_kernels.lane_range32._cache) is FunctionCache,
+      not hasattr(inline_closurecall.InlineWorker.inline_ir, "_fastpuzzle_trim"))
 print(''.join('1' if s else '0' for s in fp.is_solvable(boards)))
 print(fp.solve(fp.random_solvable(3, 3, seed=2)).length)
 """
@@ -32,7 +34,7 @@ def test_kernels_run_with_every_trim_off():
                          cwd=ROOT, timeout=600)
     assert out.returncode == 0 and not out.stderr, out.stderr[-2000:]
     *flags, solvable, length = out.stdout.split()
-    assert flags == ["True", "True", "True"]  # plain Numba: its own cache class, no trim
+    assert flags == ["True", "True", "True", "True"]  # plain Numba: its own cache class and inliner, no trim
     boards = fp.random_solvable(4, 4, count=2000, seed=5)
     boards[::3, 0, :2] = boards[::3, 0, 1::-1].copy()
     assert solvable == "".join("1" if s else "0" for s in fp.is_solvable(boards))  # the trimmed process agrees
@@ -48,6 +50,10 @@ def test_trims_stand_down_when_numbas_internals_differ(monkeypatch, recwarn):
     monkeypatch.setattr(_jit, "QuickLoadCache", None)
     kernel = types.SimpleNamespace(_cache=object())
     assert _jit._quick_loading(kernel)._cache.__class__ is object  # left as it was
+    from numba.core import inline_closurecall
+
+    monkeypatch.setattr(inline_closurecall.InlineWorker, "inline_ir", lambda self, *args: None)
+    assert not _jit.share_inline_copies()  # an inliner laid out otherwise (ours was replaced): left alone
     monkeypatch.delattr(entrypoints, "_already_initialized", raising=False)
     _jit.skip_extension_scan()
     assert not hasattr(entrypoints, "_already_initialized")
@@ -59,3 +65,47 @@ def test_the_flag_set_to_zero_keeps_the_trims():
     env = dict(os.environ, PYTHONPATH=ROOT, FASTPUZZLE_PLAIN_NUMBA="0")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.split() == ["False", "True"]
+
+
+def test_an_inlined_kernel_is_copied_with_one_memo():
+    from numba.core import inline_closurecall, ir
+
+    assert _jit.share_inline_copies() and inline_closurecall.InlineWorker.inline_ir._fastpuzzle_trim  # on, once
+    scope = ir.Scope(None, ir.Loc("f.py", 1))
+    blocks = [ir.Block(scope, ir.Loc("f.py", line)) for line in (1, 2)]
+    x = scope.redefine("x", blocks[0].loc)
+    for block in blocks:
+        block.append(ir.Assign(ir.Const(1, block.loc), x, block.loc))
+    shim = inline_closurecall.copy
+    apart = [shim.deepcopy(b) for b in blocks]  # outside an inline of ours: block by block, as Numba does
+    assert apart[0].scope is not apart[1].scope
+    _jit._INLINE_COPY.memo = {}
+    try:
+        together = [shim.deepcopy(b) for b in blocks]
+    finally:
+        _jit._INLINE_COPY.memo = None
+    assert together[0].scope is together[1].scope is not scope  # one copy of the scope, shared
+    assert together[0].body[0].target is together[1].body[0].target  # the same variable, copied once
+    assert str(together[1].body[0]) == str(blocks[1].body[0])
+    assert shim.copy is __import__("copy").copy  # the rest of the module is copy's own
+
+
+def test_inlining_another_packages_function_is_left_alone():
+    import numba
+    from numba.core import inline_closurecall
+
+    seen = []
+    real = inline_closurecall.copy.deepcopy
+
+    def spy(x, memo=None):
+        seen.append(getattr(_jit._INLINE_COPY, "memo", None))
+        return real(x, memo)
+
+    inline_closurecall.copy.deepcopy = spy
+    try:
+        helper = numba.njit(inline="always")(lambda a: a + 1)
+        caller = numba.njit(lambda a: helper(a) * 2)
+        assert caller(3) == 8
+    finally:
+        del inline_closurecall.copy.deepcopy
+    assert seen and all(memo is None for memo in seen)
