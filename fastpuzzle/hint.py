@@ -163,8 +163,8 @@ def _solved_hint(board, goal, time_limit, max_nodes):
     setup = _engine(m, n, goal)
     status, codes, _, _ = ida.ida_search(setup.map_boards(board.reshape(1, -1))[0], setup.engine, max_nodes,
                                          time_limit)  # fmt: skip
-    if status != ida.STATUS_FOUND:
-        return _best_hint(board, goal, time_limit, max_nodes)
+    if status != ida.STATUS_FOUND:  # no distance known: the budget fell short, as distance() says
+        _out_of_budget()
     d, first = len(codes), int(setup.unmap_codes(codes[:1])[0])
     nb, _, code, _ = slide_neighbours(board.reshape(1, -1), m, n, "stm")
     moves, proved = [], True

@@ -270,14 +270,14 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     window_end = budget.share(1.0 - proof_share)[1]
     if strong:
         best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(STRONG_SHARE))
-        budget.charge(windows.nodes)
+        budget.charge(windows.work)
     for width in WIDTHS:
         if budget.spent() or (window_end and clock() >= window_end) or width > len(best):
             break
         nodes = 40_000 * width if budget.nodes_left is None else max(1, budget.nodes_left // 64)
-        before = windows.nodes
+        before = windows.work
         best = windows.improve(cells, best, width, nodes, window_end, total=budget.nodes_left or 0)
-        budget.charge(windows.nodes - before)
+        budget.charge(windows.work - before)
     total += windows.nodes
     counted = windows.nodes
     if len(best) <= lower:
@@ -304,9 +304,9 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
                 return AnytimeResult(best, len(best), True, total + windows.nodes - counted)
             if budget.spent():
                 break
-            before = windows.nodes
+            before = windows.work
             best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(0.5))
-            budget.charge(windows.nodes - before)
+            budget.charge(windows.work - before)
             weights = [w for w in WEIGHTS if w < weights[-1]][:2]
         total += windows.nodes - counted
         return AnytimeResult(best, lower, len(best) <= lower, total)

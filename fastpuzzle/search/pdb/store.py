@@ -78,6 +78,8 @@ PREFERENCE = {
     (4, 4): [("7-8", False), ("7-8x2", False), ("6-6-3", True)],
     (5, 5): [("6-6-6-6", False), ("6-6-6-6x2", False)],
 }
+#: Databases built (or rebuilt) on use when asked for by name: seconds of work, not minutes.
+QUICK = frozenset({"4-4", "6-6-3", "5-5-5"})
 
 
 
@@ -208,7 +210,7 @@ def load(name: str, *, directory=None) -> PatternDatabase:
             f"pattern database {key!r} is not built (looked in {path}); build it with "
             f"`fastpuzzle pdb build {key}` or fastpuzzle.pdb.build({key!r})"
         )
-    rebuild = f"rebuild it with fastpuzzle.pdb.build({key!r}, force=True)"
+    rebuild = f"rebuild it with `fastpuzzle pdb build {key} --force` or fastpuzzle.pdb.build({key!r}, force=True)"
     try:
         return _read_cached(key, path)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, OSError, RecursionError) as exc:
@@ -219,7 +221,7 @@ def load(name: str, *, directory=None) -> PatternDatabase:
 
 def _read_cached(key: str, path: Path) -> PatternDatabase:
     """The database in ``path``; any inconsistency raises (turned into ValueError by :func:`load`)."""
-    rebuild = f"rebuild it with fastpuzzle.pdb.build({key!r}, force=True)"
+    rebuild = f"rebuild it with `fastpuzzle pdb build {key} --force` or fastpuzzle.pdb.build({key!r}, force=True)"
     try:
         regular_file(path / "meta.json")
         meta = json.loads((path / "meta.json").read_text())
@@ -282,7 +284,7 @@ def choose_database(shape, database):
             s = DATABASES[key]["shape"]
             raise ShapeError(shape, f"database {key!r} is for {s[0]}x{s[1]} boards, the boards are {shape[0]}x{shape[1]}",
                              expected=s)  # fmt: skip
-        return _load_or_build(key, any(auto for k, auto in PREFERENCE.get(tuple(shape), []) if k == key))
+        return _load_or_build(key, key in QUICK)
     prefs = PREFERENCE.get(tuple(shape))
     if prefs is None:
         raise ShapeError(
@@ -298,11 +300,11 @@ def choose_database(shape, database):
         except StaleDatabaseError as error:
             if auto:  # an older format or a damaged file of a quick database: rebuild it, and say so
                 _warn_rebuilt(error)
-                return build(key, progress=False, force=True)
+                return _build_on_use(key, force=True)
             raise
     for key, auto in prefs:
         if auto:
-            return build(key, progress=False)
+            return _build_on_use(key)
     key = prefs[0][0]
     raise FileNotFoundError(
         f"the {shape[0]}x{shape[1]} pattern database {key!r} is not built; build it once with "
@@ -319,4 +321,19 @@ def _load_or_build(key: str, auto: bool) -> PatternDatabase:
             raise
         if isinstance(error, StaleDatabaseError):  # a damaged or older file is never used, and never silently
             _warn_rebuilt(error)
-    return build(key, progress=False, force=True)
+    return _build_on_use(key, force=True)
+
+
+def _build_on_use(key: str, force: bool = False) -> PatternDatabase:
+    """A quick database built because a search needs it: cached, or, where the cache location is
+    unusable (a file in the path, a read-only directory), built in memory only and said with a
+    ``RuntimeWarning`` (as a distance table is): the search is never refused for want of a cache."""
+    problem = usable_directory(cache_path(key))
+    if problem is None:
+        return build(key, progress=False, force=force)
+    warnings.warn(f"pattern database {key!r} cannot be cached: {problem}; it is built in memory only",
+                  RuntimeWarning, stacklevel=4)  # fmt: skip
+    spec = DATABASES[key]
+    from .build import build_partition
+
+    return build_partition(spec["shape"], spec["partition"], name=key, progress=False, groups=spec.get("groups"))
