@@ -33,6 +33,7 @@ import os
 import shutil
 import stat
 import threading
+import tokenize
 import zlib
 from pathlib import Path
 
@@ -65,6 +66,18 @@ def usable_directory(directory) -> str | None:
     except OSError as error:
         return f"{error.strerror or error} ({directory})"
     return None
+
+
+def _check_header_length(path: Path, size: int) -> None:
+    """Refuse a ``.npy`` file whose header claims more bytes than the file holds, before NumPy
+    reads (and allocates) that many."""
+    with open(path, "rb") as f:
+        prefix = f.read(10)
+        wide = prefix[6:7] != b"\x01"  # format 2 and 3: a 4-byte header length
+        length = prefix[8:10] + (f.read(2) if wide else b"")
+    claimed = int.from_bytes(length, "little")
+    if len(prefix) < 10 or claimed > size - 8 - len(length):
+        raise CorruptCacheError(path, f"is unreadable (its header claims {claimed:,} bytes of {size:,})")
 
 
 def checksum(array) -> int:
@@ -143,10 +156,11 @@ def open_array(path, expect: dict, meta: dict | None = None):
     for key, value in expect.items():
         if meta.get(key) != value:
             raise CorruptCacheError(path, f"is foreign or stale: its {key} is {meta.get(key)!r}, expected {value!r}")
+    _check_header_length(path, st.st_size)
     try:
         data = np.load(path, mmap_mode="r", allow_pickle=False)
-    except (ValueError, OSError, EOFError) as error:
-        raise CorruptCacheError(path, f"is unreadable ({error})") from None
+    except (ValueError, OSError, EOFError, SyntaxError, tokenize.TokenError) as error:  # a header's dict spoiled too
+        raise CorruptCacheError(path, f"is unreadable ({' '.join(str(error).split())[:200]})") from None
     if data.dtype.str != meta.get("dtype") or list(data.shape) != meta.get("shape"):
         raise CorruptCacheError(path, f"holds {data.dtype} {data.shape}, its description says {meta.get('dtype')} "
                                       f"{tuple(meta.get('shape') or ())}")  # fmt: skip

@@ -124,11 +124,11 @@ def _c_signal():
 
 
 def _ours_to_take(signum) -> bool:
-    """Only Python's defaults are replaced: a handler the user set, or SIG_IGN, stays."""
+    """Only Python's defaults (or the command line's own handlers) are replaced: a handler the
+    user set, or SIG_IGN, stays."""
     current = signal.getsignal(signum)
-    if signum == signal.SIGINT:
-        return current is signal.default_int_handler
-    return current is signal.SIG_DFL or getattr(current, "__module__", "").startswith("fastpuzzle.")
+    default = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+    return current is default or getattr(current, "__module__", "").startswith("fastpuzzle.")
 
 
 class _Guard:

@@ -49,8 +49,10 @@ MAX_NODES = 1 << 62
 
 
 def _is_bool(value) -> bool:
-    # NumPy's bool has no __index__ in NumPy 2 but does in 1.x: refuse it by name either way.
-    return isinstance(value, bool) or type(value).__name__ in ("bool_", "bool8")
+    # NumPy's bool has no __index__ in NumPy 2 but does in 1.x: known by its type, whatever its name
+    # (``bool_`` in 1.x, ``bool`` in 2.x; named, not imported: the command line's parser loads no NumPy)
+    kind = type(value)
+    return isinstance(value, bool) or (kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool", "bool8"))
 
 
 def whole(value, name: str, *, least: int = 0, most: int = MAX_WHOLE, none: bool = False):

@@ -146,8 +146,13 @@ def _parse_and_run(argv, own_process) -> int:
         skip_extension_scan()
     command = args.command
     old_handlers = _stop_on_signals() if own_process else {}
+    old_show = _one_line_warnings(command) if own_process else None
     try:
-        return int(args.run(args) or 0)
+        status = int(args.run(args) or 0)
+        if _SIGNALLED and own_process:  # swallowed on its way (see _SIGNALLED): still an interrupted run
+            _say(command, f"interrupted by {signal.Signals(_SIGNALLED[0]).name}")
+            return 128 + _SIGNALLED[0]
+        return status
     except BrokenPipeError:
         _silence_stdout()  # the reader went away (e.g. `| head`): stop quietly
         return 0
@@ -169,11 +174,23 @@ def _parse_and_run(argv, own_process) -> int:
         _say(command, f"out of memory{': ' + str(error) if str(error) else ''}")
         return EXIT_BAD_INPUT
     except (CLIError, ValueError, TypeError, OverflowError) as error:
+        if _SIGNALLED and own_process:  # the interrupt surfaced as another error (see _SIGNALLED)
+            _say(command, f"interrupted by {signal.Signals(_SIGNALLED[0]).name}; no partial output is left")
+            return 128 + _SIGNALLED[0]
         _say(command, error if str(error) else type(error).__name__)
         return EXIT_BAD_INPUT
+    except Exception:
+        if not (_SIGNALLED and own_process):
+            raise
+        _say(command, f"interrupted by {signal.Signals(_SIGNALLED[0]).name}; no partial output is left")
+        return 128 + _SIGNALLED[0]
     finally:
         for signum, old in old_handlers.items():
             signal.signal(signum, old)
+        if old_show is not None:
+            import warnings
+
+            warnings.showwarning = old_show
 
 
 #: Errors of a write with no file name: the commands' own prints to standard output.
@@ -205,13 +222,38 @@ def _stop_on_signals():
     def stop(signum, frame):
         from ..interrupt import Interrupted
 
+        _SIGNALLED.append(signum)
         raise Interrupted(signum)
 
+    _SIGNALLED.clear()
     taken = {}
-    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+    for signum in (signal.SIGTERM, getattr(signal, "SIGHUP", None), signal.SIGINT):
+        default = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+        if signum is not None and signal.getsignal(signum) is default:
             taken[signum] = signal.signal(signum, stop)
     return taken
+
+
+#: Signals :func:`_stop_on_signals`' handler received in this run.  Raised where Python cannot
+#: pass an exception on (a finaliser, a callback of Numba's compiler), the interrupt may surface
+#: as another error later, or not at all: the run is then still reported as interrupted.
+_SIGNALLED: list = []
+
+
+def _one_line_warnings(command):
+    """Warnings as one line each (``fastpuzzle CMD: warning: ...``), without the source line
+    Python would print under them; returns the previous ``warnings.showwarning``."""
+    import warnings
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        try:
+            print(f"{'fastpuzzle ' + command if command else 'fastpuzzle'}: warning: {' '.join(str(message).split())}",
+                  file=sys.stderr)  # fmt: skip
+        except (OSError, ValueError, AttributeError):  # no standard error to write to
+            pass
+
+    old, warnings.showwarning = warnings.showwarning, show
+    return old
 
 
 def _silence_stdout():

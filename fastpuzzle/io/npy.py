@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import stat
+import tokenize
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from .errors import BoardFileError, check_file_allocation
 __all__ = ["NPY_MAGIC", "ZIP_MAGIC", "NpyHeader", "read_npy_header", "regular_file_size", "load_npy", "iter_npy_chunks", "is_npy_name"]
 
 NPY_MAGIC = b"\x93NUMPY"
+#: Longest header read (a board file's header takes about a hundred bytes; NumPy's own reader
+#: refuses more than 10,000 unless told otherwise).
+MAX_NPY_HEADER = 1 << 16
 ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -61,14 +65,21 @@ def read_npy_header(f, name, size=None) -> NpyHeader:
         reader = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
         if version not in reader:
             raise BoardFileError(name, f"is not a valid .npy file: unknown format version {version[0]}.{version[1]}")
-        shape, fortran, dtype = reader[version](f)
+        length = f.read(2 if version == (1, 0) else 4)
+        claimed = int.from_bytes(length, "little")
+        room = MAX_NPY_HEADER if size is None else min(MAX_NPY_HEADER, size - len(NPY_MAGIC) - 2 - len(length))
+        if len(length) < (2 if version == (1, 0) else 4) or claimed > room:  # read before anything is allocated
+            raise BoardFileError(name, f"is not a valid .npy file: its header claims {claimed:,} bytes, "
+                                       f"more than {'the file holds' if size is not None else 'a header takes'}")  # fmt: skip
+        shape, fortran, dtype = reader[version](io.BytesIO(length + f.read(claimed)))
         try:
             offset = f.tell()
         except (OSError, AttributeError):
             offset = None
     except BoardFileError:  # a ValueError already naming the file
         raise
-    except (ValueError, SyntaxError, TypeError, OSError, UnicodeDecodeError, EOFError, OverflowError) as error:
+    except (ValueError, SyntaxError, TypeError, OSError, UnicodeDecodeError, EOFError, OverflowError,
+            tokenize.TokenError) as error:  # fmt: skip
         raise BoardFileError(name, f"is not a valid .npy file: {' '.join(str(error).split())[:200]}") from None
     return _check_header(name, tuple(shape), fortran, dtype, offset, size)
 

@@ -175,7 +175,8 @@ class NpyWriter(_Writer):
                 (self.written + batch.shape[0],), f"{self.path}: more rows than the {self.shape[0]} the header promises",
                 expected=self.shape[0],
             )  # fmt: skip
-        self.f.write(memoryview(np.ascontiguousarray(batch, self.dtype)).cast("B"))
+        if batch.size:  # an empty batch has no bytes (and a zero in its shape no byte view)
+            self.f.write(memoryview(np.ascontiguousarray(batch, self.dtype)).cast("B"))
         self.written += batch.shape[0]
 
     def _finish(self):

@@ -22,7 +22,7 @@ import numpy as np
 from ... import options
 from ...atomic import AtomicOutput
 from ...boards import as_boards, as_goal, goal_board, relabel_for_goal
-from ...errors import OptionError, ShapeError, UnreachableError
+from ...errors import OptionError, OptionTypeError, ShapeError, UnreachableError
 from ...memory import check_allocation
 from ...manhattan import tile_distances
 from ...moves import LEFT_CODE, MOVE_BYTES, UP_CODE, slide_codes
@@ -225,6 +225,10 @@ def write_solution(sol: Solution, path, *, newline: bool = True, chunk: int = 1 
     >>> f.getvalue()
     b'ULRD\\n'
     """
+    if not isinstance(sol, Solution):
+        raise OptionTypeError("sol", sol, "must be a Solution (from fastpuzzle.solve)")
+    newline = options.flag(newline, "newline")
+    chunk = options.whole(chunk, "chunk", least=1)
     codes = np.asarray(sol.codes, np.uint8)
     if codes.size == 0 and sol.length > 0:
         raise OptionError("solution", f"{sol.length} moves, none kept",

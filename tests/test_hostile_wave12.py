@@ -1,0 +1,149 @@
+"""Hostile inputs, twelfth pass: a hint whose first solve a budget stops, searches that need a
+quick database where the cache cannot be written, a node budget on a huge board's windows, and
+the sweep's file and option findings (malformed ``.npy`` headers, empty batches, NumPy's bool)."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import fastpuzzle as fp
+from fastpuzzle.errors import DistanceBudgetError
+from fastpuzzle.search.windows import WindowSolver
+from .hostile import one_line_error, tried
+
+
+@pytest.mark.parametrize("budget", [dict(max_nodes=1), dict(max_nodes=1000)])
+def test_a_hint_whose_first_solve_runs_out_says_so(budget):
+    tried("wave12", 1)
+    board = fp.random_solvable(4, 4, seed=1)
+    with pytest.raises(DistanceBudgetError):
+        fp.hints(board, **budget)  # no distance known: never the length of some solution
+    assert fp.hints(board).distance == fp.distance(board)
+
+
+def test_a_search_needing_a_quick_database_builds_it_in_memory_where_the_cache_is_unusable(tmp_path, monkeypatch):
+    tried("wave12", 2)
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(blocker))
+    board = fp.random_solvable(3, 3, seed=4)
+    with pytest.warns(RuntimeWarning, match="built in memory only"):
+        sol = fp.solve(board, heuristic="pdb")
+    assert sol.status == "optimal" and sol.length == fp.distance(board)
+    assert blocker.read_text() == "x"
+    with pytest.raises(OSError, match="cannot cache pattern database"):  # an explicit build still refuses
+        fp.pdb.build("4-4", progress=False)
+
+
+def test_a_node_budget_bounds_the_windows_of_a_huge_board():
+    tried("wave12", 1)
+    m = n = 12
+    board = fp.random_solvable(m, n, seed=3)
+    codes = fp.solve(board, method="constructive").codes
+    windows = WindowSolver(m, n)
+    cells = board.ravel().astype(np.uint8)
+    out = windows.improve(cells, codes, 8, 1, 0.0, total=5)
+    assert len(windows._engines) == 1 and windows.work > 5  # stopped after the first table, not one per blank cell
+    assert fp.Solution(out, status="found").verify(board) and len(out) <= len(codes)
+
+
+def _npy(header: bytes, data: bytes, version=(1, 0)) -> bytes:
+    width = 2 if version == (1, 0) else 4
+    return b"\x93NUMPY" + bytes(version) + len(header).to_bytes(width, "little") + header + data
+
+
+@pytest.mark.parametrize("raw,why", [
+    (_npy(b"{'descr': '<u1', 'fortran_order': False, 'shape': (1, 2, 2), ".ljust(117) + b"\n", bytes([1, 2, 3, 0])),
+     "not a valid .npy file"),  # a dict never closed: the tokenizer's own error
+    (b"\x93NUMPY\x02\x00\xff\xff\xff\xff{", "claims 4,294,967,295 bytes"),  # a length that would allocate 4 GiB
+    (_npy(b"{'descr': '<u1', 'fortran_order': False, 'shape': (1, 2, 2), }".ljust(100000) + b"\n", b"", (2, 0)),
+     "claims 100,001 bytes"),
+])  # fmt: skip
+def test_a_malformed_npy_header_is_a_board_file_error(tmp_path, raw, why):
+    tried("wave12", 2)
+    path = tmp_path / "bad.npy"
+    path.write_bytes(raw)
+    with pytest.raises(fp.BoardFileError, match=why):
+        fp.load_boards(str(path))
+    run = subprocess.run([sys.executable, "-m", "fastpuzzle", "check", "-"], input=raw, capture_output=True,
+                         timeout=120)  # fmt: skip
+    assert run.returncode == 2 and one_line_error(run.stderr.decode()), run.stderr[-500:]
+
+
+def test_a_cached_table_with_a_spoiled_header_is_corrupt_not_a_crash(tmp_path):
+    tried("wave12", 2)
+    from fastpuzzle.cachefile import CorruptCacheError, open_array, save_checked
+
+    path = str(tmp_path / "t.npy")
+    save_checked(path, np.arange(5, dtype=np.uint8), {"kind": "demo"})
+    raw = bytearray(open(path, "rb").read())
+    raw[raw.index(b"}")] = ord(" ")
+    open(path, "wb").write(bytes(raw))
+    with pytest.raises(CorruptCacheError, match="unreadable"):
+        open_array(path, {"kind": "demo"})
+    raw[8:10] = (60000).to_bytes(2, "little")  # a header longer than the file
+    open(path, "wb").write(bytes(raw))
+    with pytest.raises(CorruptCacheError, match="claims 60,000 bytes"):
+        open_array(path, {"kind": "demo"})
+
+
+def test_an_empty_batch_writes_and_reads_back(tmp_path):
+    tried("wave12", 1)
+    path = str(tmp_path / "empty.npy")
+    fp.write_boards(path, np.zeros((0, 3, 3), np.uint8))
+    assert np.load(path).shape == (0, 3, 3) and fp.load_boards(path).shape == (0, 3, 3)
+
+
+@pytest.mark.parametrize("kwargs,error", [(dict(chunk=-1), fp.OptionError), (dict(chunk=0), fp.OptionError),
+                                          (dict(chunk=1.5), fp.OptionTypeError), (dict(newline=2), fp.OptionTypeError)])
+def test_write_solution_checks_its_options(kwargs, error):
+    import io
+
+    from fastpuzzle.search.constructive import write_solution
+
+    tried("wave12", 1)
+    sol = fp.solve([[1, 2], [0, 3]])
+    with pytest.raises(error):
+        write_solution(sol, io.BytesIO(), **kwargs)
+    with pytest.raises(fp.OptionTypeError, match="must be a Solution"):
+        write_solution("DR", io.BytesIO())
+    out = io.BytesIO()
+    assert write_solution(sol, out, chunk=1, newline=np.True_) == 1 and out.getvalue() == b"R\n"
+
+
+def test_numpys_bool_is_a_flag():
+    tried("wave12", 1)
+    board = [[1, 2], [3, 0]]
+    assert fp.is_solvable(board, check=np.True_) and fp.is_solvable(board, check=np.bool_(False))
+    with pytest.raises(fp.OptionTypeError):
+        fp.is_solvable(board, check=np.int64(1))
+
+
+def test_a_quick_database_asked_for_by_name_is_rebuilt_when_spoiled(tmp_path, monkeypatch):
+    tried("wave12", 1)
+    monkeypatch.setenv("FASTPUZZLE_CACHE", str(tmp_path))
+    db = fp.pdb.build("5-5-5", progress=False)
+    tables = tmp_path / "5-5-5" / "tables.npy"
+    del db
+    raw = bytearray(tables.read_bytes())
+    raw[-1] ^= 0xFF
+    tables.write_bytes(bytes(raw))
+    board = fp.random_solvable(4, 4, seed=2, distance=20)
+    with pytest.warns(RuntimeWarning, match="it is rebuilt"):
+        sol = fp.solve(board, heuristic="pdb", database="5-5-5")
+    assert sol.status == "optimal" and sol.length == 20
+
+
+def test_a_warning_on_the_command_line_is_one_line(tmp_path):
+    tried("wave12", 1)
+    blocker = tmp_path / "afile"
+    blocker.write_text("x")
+    env = dict(os.environ, FASTPUZZLE_CACHE=str(blocker))
+    run = subprocess.run([sys.executable, "-m", "fastpuzzle", "solve", "-", "--heuristic", "pdb"],
+                         input="1 2 3\n4 5 6\n0 7 8\n", capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert lines and all(line.startswith("fastpuzzle solve: warning: ") for line in lines), run.stderr
