@@ -191,6 +191,8 @@ def as_boards(boards, *, check: bool = True, label: str = "boards"):
     ((1, 2, 2), dtype('uint8'), True)
     """
     check = flag(check, "check")
+    if isinstance(boards, np.ma.MaskedArray) and np.ma.getmaskarray(boards).any():  # asarray would read the hidden values
+        raise BoardError(label, None, "has masked cells: a board has a tile (or the blank) in every cell")
     try:
         arr = np.asarray(boards)
     except (ValueError, TypeError) as error:

@@ -75,7 +75,7 @@ def _letter(code, steps, metric):
     return MOVE_CHARS[int(code)] + (str(int(steps)) if metric == "mtm" and steps > 1 else "")
 
 
-def hints(board, goal=None, *, metric="stm", time_limit=None, max_nodes=None):
+def hints(board, *, goal=None, metric="stm", time_limit=None, max_nodes=None):
     """The distance to ``goal`` and every optimal next move, for a board or a batch.
 
     Parameters
@@ -125,7 +125,7 @@ def hints(board, goal=None, *, metric="stm", time_limit=None, max_nodes=None):
 
 def _table_hints(batch, goal, metric):
     B, m, n = batch.shape
-    table = distance_table(m, n, goal, metric=metric)
+    table = distance_table(m, n, goal=goal, metric=metric)
     d = np.atleast_1d(table.lookup(batch))
     nb, source, code, steps = slide_neighbours(batch.reshape(B, m * n), m, n, metric)
     nd = np.atleast_1d(table.lookup(nb.reshape(-1, m, n))) if len(nb) else np.zeros(0, np.int64)
@@ -238,10 +238,10 @@ def _table_for_one(board, goal, metric, what):
         raise ShapeError((m, n), f"{what} needs a distance table: boards of at most {MAX_TABLE_CELLS} cells, got {m}x{n}",
                          expected=MAX_TABLE_CELLS)  # fmt: skip
     target = as_goal(goal, m, n)
-    return batch[0], distance_table(m, n, target, metric=metric), metric
+    return batch[0], distance_table(m, n, goal=target, metric=metric), metric
 
 
-def count_optimal(board, goal=None, *, metric="stm") -> int:
+def count_optimal(board, *, goal=None, metric="stm") -> int:
     """Number of optimal solutions (distinct shortest move sequences) from ``board`` to ``goal``.
 
     Boards of at most 12 cells (the distance table of the metric).
@@ -270,7 +270,7 @@ def count_optimal(board, goal=None, *, metric="stm") -> int:
     return int(counts.sum())
 
 
-def optimal_solutions(board, goal=None, *, metric="stm", limit=100) -> list:
+def optimal_solutions(board, *, goal=None, metric="stm", limit=100) -> list:
     """Optimal solutions (blank letters; folded slides in the multi-tile metric), at most ``limit``.
 
     Examples

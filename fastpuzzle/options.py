@@ -270,3 +270,28 @@ def cache_dir() -> Path:
     """
     env = os.environ.get("FASTPUZZLE_CACHE")  # '~' expanded, a relative path taken from the working directory
     return Path(os.path.abspath(os.path.expanduser(env))) if env else Path.home() / ".cache" / "fastpuzzle"
+
+
+def directory(value, name: str = "directory"):
+    """A directory argument as a :class:`~pathlib.Path` (``~`` expanded), or ``None``: a string
+    or path-like, not empty, without NUL.
+
+    Examples
+    --------
+    >>> directory(None) is None, directory("/tmp/x").name
+    (True, 'x')
+    >>> directory("")
+    Traceback (most recent call last):
+    ...
+    fastpuzzle.errors.OptionError: directory must name a directory, got ''
+    """
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)) or isinstance(value, bytes):
+        raise OptionTypeError(name, value, "must be a directory name (str or path-like) or None")
+    text = os.fspath(value)
+    if not isinstance(text, str):
+        raise OptionTypeError(name, value, "must be a directory name (str or path-like) or None")
+    if not text.strip() or "\0" in text:
+        raise OptionError(name, value, "must name a directory")
+    return Path(os.path.expanduser(text))

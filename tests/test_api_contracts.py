@@ -17,9 +17,9 @@ DATA = {
     "apply_moves": ["board", "moves"], "encode_moves": ["moves"], "decode_moves": ["codes"],
     "random_solvable": ["m", "n"], "random_permutations": ["m", "n"], "scramble": ["m", "n", "moves"],
     "load_boards": ["path"], "write_boards": ["path", "boards"], "solve": ["board"], "solve_many": ["boards"],
-    "distance_table": ["m", "n", "goal"], "distance": ["boards"],
+    "distance_table": ["m", "n"], "distance": ["boards"],
     # the goal of a hint or a count is its data: the board to reach (the names the issue tracker fixed)
-    "hints": ["board", "goal"], "count_optimal": ["board", "goal"], "optimal_solutions": ["board", "goal"],
+    "hints": ["board"], "count_optimal": ["board"], "optimal_solutions": ["board"],
 }  # fmt: skip
 
 

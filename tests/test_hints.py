@@ -79,7 +79,7 @@ def test_hints_with_a_custom_goal():
     goal = np.array([[0, 1, 2], [3, 4, 5]])
     dist, _ = plain_bfs(2, 3, goal)
     boards = np.array(list(dist), np.uint8).reshape(-1, 2, 3)
-    for board, hint in zip(dist, fp.hints(boards, goal)):
+    for board, hint in zip(dist, fp.hints(boards, goal=goal)):
         assert hint.distance == dist[board]
 
 

@@ -147,3 +147,115 @@ def test_a_warning_on_the_command_line_is_one_line(tmp_path):
     assert run.returncode == 0, run.stderr
     lines = run.stderr.strip().splitlines()
     assert lines and all(line.startswith("fastpuzzle solve: warning: ") for line in lines), run.stderr
+
+
+def test_goal_is_keyword_only_everywhere():
+    tried("wave12", 4)
+    board, goal = [[1, 2], [0, 3]], [[1, 2], [3, 0]]
+    for call in (lambda: fp.hints(board, goal), lambda: fp.count_optimal(board, goal),
+                 lambda: fp.optimal_solutions(board, goal), lambda: fp.distance_table(2, 2, goal)):  # fmt: skip
+        with pytest.raises(TypeError):
+            call()
+    assert fp.hints(board, goal=goal).distance == 1 and fp.count_optimal(board, goal=goal) == 1
+
+
+@pytest.mark.parametrize("shape,distance", [((3, 3), 99), ((4, 4), 81), ((2, 3), (30, 40))])
+def test_a_distance_no_board_has_is_refused_for_no_boards_too(shape, distance):
+    tried("wave12", 1)
+    with pytest.raises(fp.OptionError, match="names no"):
+        fp.random_solvable(*shape, count=0, distance=distance)
+    assert fp.random_solvable(*shape, count=0, distance=3).shape == (0, *shape)
+
+
+def test_a_batch_result_indexes_like_a_sequence():
+    tried("wave12", 1)
+    r = fp.solve_many(fp.random_solvable(2, 2, count=3, seed=1))
+    assert [s.length for s in r[1:]] == [s.length for s in list(r)[1:]] and r[-1].length == r[2].length
+    with pytest.raises(IndexError, match="board index 5 out of range for 3 boards"):
+        r[5]
+    for bad in ("a", 1.0, True):
+        with pytest.raises(fp.OptionTypeError):
+            r[bad]
+
+
+def test_small_refusals_of_the_sweep(tmp_path):
+    tried("wave12", 6)
+    from fastpuzzle.search.heuristics import search_tables
+
+    assert fp.parse_scramble("\ufeff1 2/3 0").tolist() == [[1, 2], [3, 0]]  # a byte order mark, as every reader
+    with pytest.raises(fp.OptionError, match="must name a directory"):
+        fp.pdb.load("4-4", directory="")
+    with pytest.raises(fp.OptionTypeError):
+        fp.pdb.build("4-4", directory=5, progress=False)
+    with pytest.raises(fp.OptionError):
+        search_tables(0, 0, np.zeros((0, 0), int))
+    with pytest.raises(fp.ShapeError):
+        search_tables(3, 3, [[1, 2], [3, 0]])
+    with pytest.raises(fp.BoardError, match="masked"):
+        fp.is_solvable(np.ma.array([[1, 2], [3, 0]], mask=[[0, 1], [0, 0]]))
+    assert fp.is_solvable(np.ma.array([[1, 2], [3, 0]]))  # nothing masked: an array like any other
+
+
+@pytest.mark.parametrize("cell,scale", [(9999, 16), (1e-300, 1), (40, 1000)])
+def test_a_picture_too_large_or_too_small_to_rasterise_is_refused_before_drawing(cell, scale):
+    tried("wave12", 1)
+    with pytest.raises(fp.OptionError):
+        fp.draw(fp.goal_board(3, 3), cell=cell).png(scale=scale)
+
+
+def test_a_picture_is_saved_in_the_format_its_name_says(tmp_path):
+    tried("wave12", 2)
+    pytest.importorskip("cairosvg")
+    pytest.importorskip("PIL")
+    picture = fp.draw([[1, 2], [3, 0]])
+    picture.save(tmp_path / "p.png")
+    picture.save(str(tmp_path / "p.svg"))
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG" and (tmp_path / "p.svg").read_text().startswith("<svg")
+    with pytest.raises(fp.OptionError, match="writes a GIF"):
+        fp.animate([[1, 2], [0, 3]], "R").save_gif(str(tmp_path / "a.svg"))
+    assert not (tmp_path / "a.svg").exists()
+
+
+def test_environment_options_of_the_wrong_type_are_type_errors():
+    tried("wave12", 3)
+    from fastpuzzle.env import SlidingPuzzleEnv, SlidingPuzzleVectorEnv
+
+    for num_envs in (2.5, True):
+        with pytest.raises(fp.OptionTypeError):
+            SlidingPuzzleVectorEnv(num_envs, 3, 3)
+    for kwargs in (dict(illegal=np.array(["stay"])), dict(render_mode=np.array(["ansi"]))):
+        with pytest.raises(fp.OptionTypeError):
+            SlidingPuzzleEnv(3, 3, **kwargs)
+
+
+def test_dask_readers_name_a_bad_path_argument(tmp_path):
+    tried("wave12", 2)
+    pytest.importorskip("dask")
+    from fastpuzzle import distributed
+
+    for call in (lambda: distributed.from_npy(5), lambda: distributed.from_zarr(None)):
+        with pytest.raises(fp.OptionTypeError, match="path"):
+            call()
+    path = tmp_path / "i1.npy"
+    np.save(path, np.array([[[1, 2, 3], [4, 5, 6], [7, 8, -1]]], np.int8))
+    run = subprocess.run([sys.executable, "-m", "fastpuzzle", "check", str(path), "--dask"], capture_output=True,
+                         text=True, timeout=300)  # fmt: skip
+    assert run.returncode == 2 and one_line_error(run.stderr) and f"{path}: board 0" in run.stderr, run.stderr
+
+
+def test_a_judged_stream_that_goes_wrong_early_is_refused_before_its_end():
+    tried("wave12", 2)
+    code = ("import sys\nw = sys.stdout.buffer\nw.write(b'7\\n' * (1 << 20))\nw.flush()\n"
+            "import time\ntime.sleep(120)\n")  # 2 MiB, then a stream that never ends
+    feeder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+    try:
+        run = subprocess.run([sys.executable, "-m", "fastpuzzle", "reach", "--judge"], stdin=feeder.stdout,
+                             capture_output=True, text=True, timeout=100)  # fmt: skip
+    finally:
+        feeder.kill()
+        feeder.wait()
+    assert run.returncode == 2 and one_line_error(run.stderr) and "tile 7 twice" in run.stderr, run.stderr
+    good = b"2\n1 2\n3 0\n0 1\n3 2\n" * 200_000  # 3.8 MB of good cases through the probes
+    run = subprocess.run([sys.executable, "-m", "fastpuzzle", "reach", "--judge"], input=good, capture_output=True,
+                         timeout=300)  # fmt: skip
+    assert run.returncode == 0 and run.stdout == b"TAK\n" * 200_000

@@ -29,7 +29,7 @@ def test_vector_env_refuses_bad_counts(num_envs):
 @pytest.mark.parametrize("goal", [None, BLANK_FIRST, np.array([[1, 2, 3], [4, 0, 5]])])
 def test_hints_agree_with_the_bfs_table(goal):
     tried("wave3", 8)
-    table = fp.distance_table(2, 3, goal)
+    table = fp.distance_table(2, 3, goal=goal)
     boards, labels = fp.labelled_boards(2, 3, 8, seed=1, goal=goal)
     assert (table.lookup(boards) == labels).all()
     for board in boards:

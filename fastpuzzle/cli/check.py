@@ -100,6 +100,7 @@ def _summary(total, solvable, with_goal, seconds):
 def _check_masks(args, goal):
     """The verdict mask of each chunk of the input: local streaming, or Dask
     tasks when --dask/--scheduler is given."""
+    from ..errors import BoardError
     from ..io.errors import BoardFileError
     from ..io.npy import is_npy_name
     from ..io.read import iter_boards
@@ -119,8 +120,12 @@ def _check_masks(args, goal):
             raise CLIError("--dask/--scheduler read a .npy file or a .zarr store")
         x = distributed.from_zarr(args.file) if zarr else distributed.from_npy(args.file)
         same_shape(x.shape[1:])
-        for _, mask in distributed.iter_blocks(distributed.is_solvable(x, goal=goal), scheduler=args.scheduler or "threads"):
-            yield mask
+        try:
+            for _, mask in distributed.iter_blocks(distributed.is_solvable(x, goal=goal),
+                                                   scheduler=args.scheduler or "threads"):  # fmt: skip
+                yield mask
+        except BoardError as error:  # named by the file, as without --dask
+            raise BoardError(name, error.index, error.reason) from None
         return
     for _, chunk in iter_boards(args.file, shape=args.shape, fmt=args.format):
         same_shape(chunk.shape[1:])

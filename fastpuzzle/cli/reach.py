@@ -53,13 +53,16 @@ def run(args) -> int:
 
 def _judge(args):
     # only the judge's own modules: start-up is part of every judged run
-    from ..io.judging import judge_verdicts
+    from ..io.judging import judge_prefix, judge_verdicts
     from ..io.source import read_input
 
     if args.a is not None and args.b is not None:
         raise CLIError("reach --judge reads one input (a file or '-' for standard input), not two boards")
     source = args.a or "-"
-    data, name = read_input(source, input_name(source))  # a regular file is memory-mapped, not copied
+    name = input_name(source)
+    # a regular file is memory-mapped, not copied; a stream is judged as it grows, so one that goes
+    # wrong early is refused there, not read to its end
+    data, name = read_input(source, name, probe=lambda head: judge_prefix(head, name=name))
     verdicts = judge_verdicts(data, name=name)
     sys.stdout.write("".join(("NIE\n", "TAK\n")[v] for v in verdicts.tolist()))
     sys.stdout.flush()

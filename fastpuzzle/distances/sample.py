@@ -52,8 +52,10 @@ DEFAULT_BUDGET = 60.0
 NEAR_MAX_DEPTH = 30
 #: Boards solved to measure the acceptance rate before a rejection request.
 PILOT = 64
-#: Boards solved to measure the time per solve when the rate comes from :data:`SAMPLE_4X4`.
-PILOT_WITH_SAMPLE = 8
+#: Boards solved to measure the time per solve when the rate comes from :data:`SAMPLE_4X4`: two,
+#: so that a request over the budget is refused after seconds even where each optimal solve is
+#: slow (no 7-8 database cached), not after minutes of a pilot.
+PILOT_WITH_SAMPLE = 2
 #: Optimal distances of 10,000 uniform random 4x4 boards
 #: (``random_solvable(4, 4, count=10000, seed=123)``, default goal): boards at
 #: each distance (none at the others), printed by
@@ -108,7 +110,8 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET,
     if check_metric(metric) == "mtm" and m * n > MAX_TABLE_CELLS:
         raise ShapeError((m, n), f"distance= in the multi-tile metric needs a distance table: boards of at most "
                          f"{MAX_TABLE_CELLS} cells, got {m}x{n}", expected=MAX_TABLE_CELLS)  # fmt: skip
-    if count == 0:  # nothing to draw: no table, no sample, no search
+    if count == 0:  # nothing to draw: no sample, no search; a distance no board has is still refused
+        _refuse_past_radius(m, n, goal, lo, hi, metric)
         return np.zeros((0, m, n), board_dtype(m * n))
     # the real peak, not the output alone: three int64 per board (draws, layers, ranks or codes)
     # beside the boards and one decoded copy of them
@@ -129,6 +132,20 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET,
         )
         return random_near_goal(goal, lo, hi, count, _stream(key), hint=hint)
     return _rejection(m, n, count, key, goal, lo, hi, budget)
+
+
+def _refuse_past_radius(m, n, goal, lo, hi, metric):
+    """Refuse ``lo`` past the farthest board where that radius is known at once: from a table of
+    at most 9 cells (milliseconds), or the 15-puzzle's 80 single-tile moves from a corner goal."""
+    if m * n <= 9:
+        radius = distance_table(m, n, goal=goal, metric=metric).radius
+    elif _prior(m, n, goal, lo, hi)[1] and metric == "stm":
+        radius = RADIUS_4X4
+    else:
+        return
+    if lo > radius:
+        raise OptionError("distance", lo if lo == hi else (lo, hi),
+                          f"names no {m}x{n} board: distances run from 0 to {radius}")  # fmt: skip
 
 
 def _prior(m, n, goal, lo, hi):

@@ -182,7 +182,7 @@ def _check_int(value, name):
     return int(value)
 
 
-def distance_table(m, n, goal=None, *, metric="stm", cache=None, progress=None, time_limit=None,
+def distance_table(m, n, *, goal=None, metric="stm", cache=None, progress=None, time_limit=None,
                    threads=None) -> DistanceTable:  # fmt: skip
     """Breadth-first search over every ``m x n`` board that can reach ``goal``.
 

@@ -285,6 +285,16 @@ def _npy_chunk(path, shape, dtype, block_info=None):
     return np.load(path, mmap_mode="r")[start:stop]
 
 
+def _path(path) -> str:
+    """A file name argument as a string (``OptionTypeError`` for anything else, NumPy's own
+    ``TypeError`` naming no argument)."""
+    if isinstance(path, (str, os.PathLike)):
+        name = os.fspath(path)
+        if isinstance(name, str):
+            return name
+    raise OptionTypeError("path", path, "must be a file name (str or path-like)")
+
+
 def from_npy(path, *, chunks=None) -> "da.Array":
     """A dask array over a ``.npy`` file of boards.
 
@@ -294,7 +304,7 @@ def from_npy(path, *, chunks=None) -> "da.Array":
     graph.  On a cluster, every worker must see ``path`` (a shared file system).
     """
     chunks = options.positive(chunks, "chunks", none=True)
-    header, name = _read_header(os.fspath(path))
+    header, name = _read_header(_path(path))
     if header.single:
         raise BoardFileError(name, "holds one board (m, n); from_npy reads a batch (B, m, n)")
     path = os.path.abspath(os.fspath(path))
@@ -389,7 +399,7 @@ def from_zarr(path) -> "da.Array":
     refused before the graph is built."""
     import zarr
 
-    name = os.fspath(path)
+    name = _path(path)
     unreadable = tuple(t for t in (ValueError, KeyError, OSError, TypeError, RecursionError,
                                    getattr(zarr.errors, "BaseZarrError", None))
                        if isinstance(t, type))  # fmt: skip

@@ -138,11 +138,10 @@ class EnvOptions:
                 code = REWARD_CODES[reward]
         else:
             raise OptionError("reward", reward, f"must be one of {', '.join(REWARDS)} or a function")
-        if illegal not in ("stay", "raise"):
-            raise OptionError("illegal", illegal, "must be 'stay' (the board stays, the step counts) or 'raise'")
+        illegal = checks.choice(illegal, "illegal", ("stay", "raise"))
         max_steps = checks.whole(max_steps, "max_steps", least=1, none=True) or 0  # None: no limit
-        if render_mode not in (None, "ansi", "human"):
-            raise OptionError("render_mode", render_mode, "must be None, 'ansi' or 'human'")
+        if render_mode is not None:
+            render_mode = checks.choice(render_mode, "render_mode", ("ansi", "human"))
         copy = checks.flag(copy, "copy")
         return cls(m, n, cur, code, reward_fn, exact, illegal == "stay", int(max_steps), bool(copy), render_mode,
                    board_dtype(m * n))

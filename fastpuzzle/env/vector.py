@@ -9,7 +9,7 @@ from gymnasium.error import ResetNeeded
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import options
+from .. import options as checks
 from ..errors import MoveError, OptionError
 from .._jit import split_threads
 from ..memory import check_allocation
@@ -104,8 +104,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):
     metadata = {"render_modes": ["ansi", "human"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs, m, n, *, autoreset_mode="NextStep", **options):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise OptionError("num_envs", num_envs, "must be a whole number >= 1")
+        num_envs = checks.whole(num_envs, "num_envs", least=1)  # a bool or a float: OptionTypeError
         mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else (
             _MODES.get(autoreset_mode) if isinstance(autoreset_mode, str) else None)  # a list cannot be a key
         if mode is None:
@@ -238,13 +237,13 @@ class SlidingPuzzleVectorEnv(VectorEnv):
         return self._boards, self._info(action_mask, illegal)
 
     def _check_mask(self, mask):
-        mask = options.array(mask, "reset_mask")
+        mask = checks.array(mask, "reset_mask")
         if mask.shape != (self.num_envs,) or mask.dtype != np.bool_:
             raise OptionError("reset_mask", f"{mask.dtype} {mask.shape}", f"must be a boolean array of shape ({self.num_envs},)")
         return mask
 
     def _check_actions(self, actions):
-        actions = options.array(actions, "actions")
+        actions = checks.array(actions, "actions")
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise OptionError("actions", f"{actions.dtype} {actions.shape}", f"must be {self.num_envs} integer move codes 0..3")
         if not (actions.flags.c_contiguous and actions.flags.writeable and actions.dtype.isnative):

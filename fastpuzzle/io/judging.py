@@ -32,7 +32,7 @@ from ..errors import OptionTypeError
 from .errors import BoardFileError
 from .source import strip_bom
 
-__all__ = ["judge", "judge_verdicts", "JUDGE_MAX_SIDE"]
+__all__ = ["judge", "judge_verdicts", "judge_prefix", "JUDGE_MAX_SIDE"]
 
 _J_OK, _J_CHAR, _J_SIDE, _J_EOF, _J_RANGE, _J_DUP, _J_BIG, _J_SHORT = 0, 1, 2, 3, 4, 5, 6, 7
 
@@ -261,19 +261,53 @@ def judge_verdicts(data, *, name="<stdin>") -> np.ndarray:
     if buf.dtype != np.uint8 or buf.ndim != 1:
         raise OptionTypeError("data", f"{buf.dtype} of {buf.ndim} dimension(s)", "must be bytes or a one-dimensional uint8 array for the judge")
     buf = strip_bom(buf)
+    out, k, err = _judged(buf)
+    if err[0] != _J_OK:
+        _refuse(buf, err, name)
+    return out[:k]
+
+
+def _judged(buf):
+    """``(verdicts, cases, err)`` of the judge's pass over ``buf``."""
     out = np.empty(buf.shape[0] // 5 + 1, np.uint8)  # a case takes at least 5 bytes ("1 0 0")
     err = np.zeros(5, np.int64)
     words = np.empty(_tree_words(buf.shape[0]), np.uint64)
     k = _judge_bytes(buf, out, words, np.zeros(TREE_MAX_LEVELS + 1, np.int64), err)
     if err[0] == _J_SHORT:  # a kernel of its own, compiled only when an input is short
         _scan_short_case(buf, np.int64(err[2]), np.int64(err[3]), np.int64(err[1]), err)
-    if err[0] != _J_OK:
-        code, case, pos, grid, value = (int(v) for v in err)
-        line = int(np.count_nonzero(buf[:pos] == 10)) + 1
-        facts = {"value": value, "grid": grid, "which": "first" if grid == 0 else "second",
-                 "byte": _describe_byte(buf, pos), "token": _token(buf, pos) if pos < buf.shape[0] else ""}
-        raise BoardFileError(name, _REASONS[code](facts), line=line, case=case + 1)
-    return out[:k]
+    return out, k, err
+
+
+def _refuse(buf, err, name):
+    code, case, pos, grid, value = (int(v) for v in err)
+    line = int(np.count_nonzero(buf[:pos] == 10)) + 1
+    facts = {"value": value, "grid": grid, "which": "first" if grid == 0 else "second",
+             "byte": _describe_byte(buf, pos), "token": _token(buf, pos) if pos < buf.shape[0] else ""}
+    raise BoardFileError(name, _REASONS[code](facts), line=line, case=case + 1)
+
+
+def judge_prefix(data, *, name="<stdin>") -> None:
+    """Raise what :func:`judge_verdicts` would for an input that begins with ``data`` (bytes read
+    so far from a stream), where the rest cannot change it: a bad number, a duplicate, a side
+    out of range.  A stream that goes wrong early is then refused there, not after it was read
+    to its end (``yes 7 | fastpuzzle reach --judge`` would fill the memory).
+
+    Examples
+    --------
+    >>> judge_prefix(b"2\\n1 2\\n3 0\\n0 1")  # cut short: nothing wrong yet
+    >>> judge_prefix(b"2\\n1 2\\n2 0\\n0 1\\n3 2\\n2\\n")
+    Traceback (most recent call last):
+    ...
+    fastpuzzle.errors.BoardFileError: <stdin>: line 3 (case 1): first grid holds tile 2 twice (not a permutation)
+    """
+    buf = strip_bom(np.frombuffer(data, np.uint8))
+    blanks = np.flatnonzero((buf == 32) | ((buf >= 9) & (buf <= 13)))
+    if blanks.size == 0:  # no whole number yet (or no number at all: the reader refuses that at its first byte)
+        return
+    cut = int(blanks[-1]) + 1
+    _, _, err = _judged(buf[:cut])  # up to the last blank: no number cut in two
+    if err[0] not in (_J_OK, _J_EOF, _J_SHORT):  # the end of the prefix is not the input's
+        _refuse(buf[:cut], err, name)
 
 
 def _describe_byte(data, pos):

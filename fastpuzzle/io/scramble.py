@@ -57,8 +57,9 @@ def parse_scramble(text, *, check=True) -> np.ndarray:
     check = options.flag(check, "check")
     if not isinstance(text, str):
         raise OptionTypeError("text", type(text).__name__, "must be a scramble as text (str)")
-    # the reader's own bytes: a character beyond ASCII is refused there, with its line and column
-    boards, lines = scramble_layout(text.encode("utf-8", "surrogatepass"), "scramble")
+    # the reader's own bytes: a character beyond ASCII is refused there, with its line and column;
+    # a leading byte order mark is taken, as by every reader
+    boards, lines = scramble_layout(text.removeprefix("\ufeff").encode("utf-8", "surrogatepass"), "scramble")
     boards = validate_boards(boards, "scramble", lines=lines, check=check) if check else boards
     return boards[0] if boards.shape[0] == 1 else boards
 

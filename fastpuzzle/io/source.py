@@ -86,10 +86,12 @@ def _why(error: OSError) -> str:
     return (error.strerror or str(error)).lower()
 
 
-def read_input(source, name=None):
+def read_input(source, name=None, *, probe=None):
     """All bytes of an input as a ``uint8`` array, byte order mark removed.
 
-    A regular file is memory-mapped (no copy); a pipe or a stream is read.
+    A regular file is memory-mapped (no copy); a pipe or a stream is read, and ``probe(bytes so
+    far)``, when given, looks at what was read each time it doubles from a mebibyte on (it raises
+    to stop a stream that already went wrong).
     """
     f, name, owned = open_input(source, name)
     try:
@@ -102,7 +104,7 @@ def read_input(source, name=None):
             if regular:
                 data = np.frombuffer(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ), np.uint8)
             else:
-                data = np.frombuffer(read_stream(f, name), np.uint8)
+                data = np.frombuffer(read_stream(f, name, probe=probe), np.uint8)
         except OSError as error:
             raise BoardFileError(name, f"cannot read: {_why(error)}") from None
     finally:
@@ -115,11 +117,12 @@ def read_input(source, name=None):
 NOT_BOARD_TEXT = re.compile(rb"[^0-9 \t\r\n\x0b\x0c,/+\-]")
 
 
-def read_stream(f, name, head=b"", chunk=1 << 20) -> bytes:
+def read_stream(f, name, head=b"", chunk=1 << 20, probe=None) -> bytes:
     """The rest of a stream, after ``head``.  Its first line must look like boards (or a comment):
     a stream that cannot hold boards (``/dev/zero``, random bytes) stops at the first byte of that
     line that no board has, and the parser refuses it there, instead of reading to the end of memory."""
     parts = [bytes(head)]
+    read, next_probe = len(parts[0]), 1 << 20
     unjudged = None if parts[0].startswith(b"\x93NUMPY") else parts[0]  # first-line bytes not yet looked at
     started = in_comment = False
     while True:
@@ -138,6 +141,11 @@ def read_stream(f, name, head=b"", chunk=1 << 20) -> bytes:
         if not more:
             return b"".join(parts)
         parts.append(more)
+        read += len(more)
+        if probe is not None and read >= next_probe:
+            parts = [b"".join(parts)]
+            probe(parts[0])
+            next_probe = 2 * read
         if unjudged is not None:
             unjudged += more
 

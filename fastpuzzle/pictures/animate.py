@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import math
 import numbers as _numbers
+import os
 
 import numpy as np
 
@@ -92,6 +93,9 @@ class Animation(Picture):
         from ..memory import check_allocation
 
         scale = check_scale(scale)
+        name = os.fspath(path) if isinstance(path, os.PathLike) else path
+        if isinstance(name, str) and name.lower().endswith((".svg", ".png")):  # GIF bytes under another format's name
+            raise OptionError("path", name, "names another format: save_gif writes a GIF (the SVG is .svg)")
         pixels = int(math.ceil(self.width * scale) + 1) * int(math.ceil(self.height * scale) + 1)
         # each frame held as a palette image, one rasterised RGBA frame and the GIF's own copy besides
         check_allocation((self.length + 1) * pixels * 2 + 8 * pixels, f"a GIF of {self.length + 1:,} frames of "

@@ -11,7 +11,9 @@ scheme is asked for.
 
 from __future__ import annotations
 
+import math
 import numbers as _numbers
+import os
 
 import numpy as np
 
@@ -57,19 +59,40 @@ class Picture:
         return f"<{type(self).__name__} {self.width:g}x{self.height:g} px, {len(self.svg):,} bytes of SVG>"
 
     def save(self, path) -> None:
-        """Write the SVG to ``path`` (through :mod:`fastpuzzle.atomic`: all or nothing)."""
-        from ..atomic import write_text
+        """Write the picture to ``path`` (through :mod:`fastpuzzle.atomic`: all or nothing): PNG
+        when the name ends in ``.png`` (:meth:`png`), else the SVG."""
+        from ..atomic import AtomicOutput, write_text
 
-        write_text(path, self.svg)
+        if str(os.fspath(path) if isinstance(path, os.PathLike) else path).lower().endswith(".png"):
+            data = self.png()
+            with AtomicOutput(path) as f:
+                f.write(data)
+        else:
+            write_text(path, self.svg)
 
     def png(self, *, scale: float = 1.0) -> bytes:
-        """The picture rasterised to PNG bytes (needs ``cairosvg``: ``pip install cairosvg``)."""
-        check_scale(scale)
+        """The picture rasterised to PNG bytes (needs ``cairosvg``: ``pip install cairosvg``).
+
+        The size is checked first: at least one pixel and at most :data:`MAX_PNG_SIDE` a side,
+        the RGBA surface within the memory available.
+        """
+        scale = check_scale(scale)
+        width, height = math.ceil(self.width * scale), math.ceil(self.height * scale)
+        if min(self.width, self.height) * scale < 1 or max(width, height) > MAX_PNG_SIDE:
+            raise OptionError("scale", scale, f"would make the picture {self.width * scale:.3g}x{self.height * scale:.3g} "
+                              f"pixels: a PNG side must be 1 to {MAX_PNG_SIDE:,} pixels (change scale or cell)")  # fmt: skip
+        from ..memory import check_allocation
+
+        check_allocation(8 * width * height, f"a {width:,}x{height:,} pixel PNG")  # the surface and its encoding
         try:
             import cairosvg
         except ImportError:  # pragma: no cover - depends on the installation
             raise ImportError("Picture.png needs cairosvg (pip install cairosvg); .svg needs nothing") from None
         return cairosvg.svg2png(bytestring=self.svg.encode(), scale=float(scale))
+
+
+#: Largest side of a rasterised picture, in pixels (cairo's own limit).
+MAX_PNG_SIDE = 32767
 
 
 def check_scale(scale) -> float:

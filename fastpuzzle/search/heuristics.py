@@ -493,8 +493,23 @@ def _cached_tables(m: int, n: int, goal_bytes: bytes) -> SearchTables:
 
 
 def search_tables(m: int, n: int, goal: np.ndarray) -> SearchTables:
-    """Cached :class:`SearchTables` for ``m x n`` boards and this goal."""
-    return _cached_tables(int(m), int(n), np.ascontiguousarray(goal, np.int64).ravel().tobytes())
+    """Cached :class:`SearchTables` for ``m x n`` boards and this goal (checked, as a board is;
+    the tables hold a few words per tile, blank cell and move: sized before they are made).
+
+    Examples
+    --------
+    >>> search_tables(2, 2, [[1, 2], [3, 0]]).goal_row.tolist()
+    [1, 0, 0, 1]
+    """
+    from .. import options
+    from ..memory import check_allocation
+
+    m, n = options.whole(m, "m", least=1), options.whole(n, "n", least=1)
+    if m * n < 2:
+        raise ShapeError((m, n), f"a board needs at least 2 cells, got {m}x{n}")
+    target = as_goal(goal, m, n)
+    check_allocation(64 * 4 * (m * n) ** 2, f"search tables for {m}x{n} boards")
+    return _cached_tables(m, n, np.ascontiguousarray(target, np.int64).ravel().tobytes())
 
 
 # ------------------------------------------------------------------ per-node steps inside the IDA* engine

@@ -470,7 +470,7 @@ class Heuristic:
             self.kind = KIND_PDB
             self.pdb_tables = pdb_kernel_tables(database, options.flag(toward_first, "toward_first"))
         else:
-            tables = search_tables(m, n, goal)
+            tables = search_tables(m, n, np.asarray(goal).reshape(m, n))
             self.lc_tables = tables.kernel_tables()
             if name == "manhattan":
                 self.kind = KIND_MANHATTAN

@@ -269,10 +269,18 @@ class SolveManyResult:
         """One :class:`Solution` per board (also what iterating and indexing the result give)."""
         return [self[i] for i in range(len(self))]
 
-    def __getitem__(self, i) -> Solution:
+    def __getitem__(self, i):
+        """The solution of board ``i`` (negative from the end), or a list of them for a slice."""
+        if isinstance(i, slice):
+            return [self[k] for k in range(len(self))[i]]
         if isinstance(i, (bool, np.bool_)):
-            raise OptionTypeError("index", i, "must be an integer board index, not a bool")
-        i = range(len(self))[operator.index(i)]  # negative from the end; IndexError out of range
+            raise OptionTypeError("index", i, "must be an integer board index or a slice, not a bool")
+        if not hasattr(i, "__index__"):
+            raise OptionTypeError("index", i, "must be an integer board index or a slice")
+        k = operator.index(i)
+        if not -len(self) <= k < len(self):
+            raise IndexError(f"board index {k} out of range for {len(self)} boards")
+        i = range(len(self))[k]
         lb = int(self.lower_bounds[i])
         return Solution(encode_moves(self.moves[i]), status=str(self.status[i]), nodes=int(self.nodes[i]),
                         seconds=float(self.seconds[i]), method=self.method, heuristic=self.heuristic,

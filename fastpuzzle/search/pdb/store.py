@@ -189,7 +189,8 @@ def _build_lock(target: Path) -> threading.Lock:
 
 def cache_path(key: str, directory=None) -> Path:
     """Directory of the named database ``key``: ``directory`` if given, else under :func:`cache_dir`."""
-    return Path(directory) if directory is not None else cache_dir() / key
+    directory = options.directory(directory)
+    return directory if directory is not None else cache_dir() / key
 
 
 def available() -> list[str]:
