@@ -141,7 +141,11 @@ class AtomicOutput:
                 raise FileNotFoundError(errno.ENOENT, f"no such directory {parent} (it is not created)", self.path)
             self._install_handlers()
             tmp = self._temp_name(parent)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+            except OSError as error:  # the target may well exist: say it is the file beside it that failed
+                raise type(error)(error.errno, f"cannot create a file beside it in {parent} "
+                                  f"({error.strerror or error})", self.path) from None  # fmt: skip
             self._tmp = tmp  # only once it exists: a failed open leaves nothing to remove
             if st is not None:
                 os.fchmod(fd, stat.S_IMODE(st.st_mode))

@@ -259,3 +259,23 @@ def test_a_judged_stream_that_goes_wrong_early_is_refused_before_its_end():
     run = subprocess.run([sys.executable, "-m", "fastpuzzle", "reach", "--judge"], input=good, capture_output=True,
                          timeout=300)  # fmt: skip
     assert run.returncode == 0 and run.stdout == b"TAK\n" * 200_000
+
+
+def test_an_output_whose_neighbour_cannot_be_made_says_so(tmp_path, monkeypatch):
+    tried("wave12", 1)
+    from fastpuzzle.atomic import AtomicOutput
+
+    real_open = os.open
+
+    def refuse_temp(path, flags, *args):
+        if str(path).endswith(".tmp"):
+            raise OSError(2, "No such file or directory", path)
+        return real_open(path, flags, *args)
+
+    target = tmp_path / "exists.txt"
+    target.write_text("old")
+    monkeypatch.setattr(os, "open", refuse_temp)
+    with pytest.raises(OSError, match="cannot create a file beside it"):
+        with AtomicOutput(str(target)) as f:
+            f.write(b"new")
+    assert target.read_text() == "old"
