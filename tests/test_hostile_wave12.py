@@ -279,3 +279,16 @@ def test_an_output_whose_neighbour_cannot_be_made_says_so(tmp_path, monkeypatch)
         with AtomicOutput(str(target)) as f:
             f.write(b"new")
     assert target.read_text() == "old"
+
+
+def test_an_interrupt_python_cannot_pass_on_still_ends_the_run_as_interrupted():
+    tried("wave12", 1)
+    code = (
+        "import sys\nsys.argv = ['fastpuzzle', 'check', '-']\nimport fastpuzzle.cli as cli\n"
+        "import fastpuzzle.cli.check as check\n"
+        "class Finaliser:\n    def __del__(self):\n        raise KeyboardInterrupt\n"
+        "def run(args):\n    Finaliser()  # dropped at once: its interrupt is unraisable\n    print('done')\n    return 0\n"
+        "check.run = run\nsys.exit(cli.main())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 130 and one_line_error(out.stderr) and "interrupted by SIGINT" in out.stderr, out.stderr

@@ -147,6 +147,7 @@ def _parse_and_run(argv, own_process) -> int:
     command = args.command
     old_handlers = _stop_on_signals() if own_process else {}
     old_show = _one_line_warnings(command) if own_process else None
+    old_hook = _quiet_unraisable_interrupts() if own_process else None
     try:
         status = int(args.run(args) or 0)
         if _SIGNALLED and own_process:  # swallowed on its way (see _SIGNALLED): still an interrupted run
@@ -191,6 +192,8 @@ def _parse_and_run(argv, own_process) -> int:
             import warnings
 
             warnings.showwarning = old_show
+        if old_hook is not None:
+            sys.unraisablehook = old_hook
 
 
 #: Errors of a write with no file name: the commands' own prints to standard output.
@@ -238,6 +241,23 @@ def _stop_on_signals():
 #: pass an exception on (a finaliser, a callback of Numba's compiler), the interrupt may surface
 #: as another error later, or not at all: the run is then still reported as interrupted.
 _SIGNALLED: list = []
+
+
+def _quiet_unraisable_interrupts():
+    """An interrupt raised where Python cannot pass it on (a finaliser, a callback of Numba's
+    compiler) is not printed as "Exception ignored in ..." with its traceback: it is recorded in
+    :data:`_SIGNALLED` and the run ends as interrupted.  Returns the previous hook."""
+    old = sys.unraisablehook
+
+    def hook(unraisable):
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            if not _SIGNALLED:
+                _SIGNALLED.append(getattr(unraisable.exc_value, "signum", signal.SIGINT))
+            return
+        old(unraisable)
+
+    sys.unraisablehook = hook
+    return old
 
 
 def _one_line_warnings(command):
