@@ -1,6 +1,7 @@
 """Constructive solver on large boards: speed, verification speed and quality.
 
     python bench/bench_constructive.py [--quick] [--cold]
+    python bench/bench_constructive.py --cold-against DIR|- [--repeats N]
 
 For random solvable boards (uniform: a random permutation, two tiles swapped
 when it cannot reach the goal) of 100 x 100, 300 x 300 and 1000 x 1000 (the
@@ -89,17 +90,41 @@ print(seconds, parity, max(len(f.signatures) for f in pieces))
 """
 
 
-def cold_first_call():
+#: Run first in a child to time a first call without :func:`fastpuzzle._jit.share_inline_copies`.
+_NO_INLINE_TRIM = "from fastpuzzle import _jit\n_jit.share_inline_copies = lambda: False\n"
+
+
+def cold_first_call(tree=None, inline_trim=True):
     """CPU seconds of the first solve in a fresh process with an empty Numba
     cache (as after an install), without the parity kernels of the
     solvability check (compiled first, timed apart); and the most
-    signatures any piece of the kernel was compiled for (1 is the goal)."""
-    root = Path(__file__).resolve().parents[1]
+    signatures any piece of the kernel was compiled for (1 is the goal).
+    ``tree``: another checkout to time instead of this one; ``inline_trim``
+    False: Numba's inliner left as it is (:func:`fastpuzzle._jit.share_inline_copies`)."""
+    root = Path(tree).resolve() if tree else Path(__file__).resolve().parents[1]
+    code = _COLD if inline_trim else _NO_INLINE_TRIM + _COLD
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(root))
-        out = subprocess.run([sys.executable, "-c", _COLD], env=env, capture_output=True, text=True, check=True)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     seconds, parity, signatures = out.stdout.split()
     return float(seconds), float(parity), int(signatures)
+
+
+def cold_against(other=None, repeats=5):
+    """:func:`cold_first_call` here and in the checkout ``other`` (None: here without the inline
+    trim), alternating (who goes first alternates too), ``repeats`` times each; prints both
+    medians and their ratio."""
+    label = str(other) if other else "here, Numba's inliner as it is"
+    runs = {"here": lambda: cold_first_call(), label: lambda: cold_first_call(other, inline_trim=other is not None)}
+    seconds = {name: [] for name in runs}
+    for k in range(repeats):
+        for name in (list(runs) if k % 2 == 0 else list(runs)[::-1]):
+            seconds[name].append(runs[name]()[0])
+    here, there = _median(seconds["here"]), _median(seconds[label])
+    print(f"constructive first call, empty Numba cache, CPU s ({os.cpu_count()} CPUs, median of {repeats}, "
+          f"alternating): {here:.2f} here, {there:.2f} {'in ' if other else ''}{label} (ratio {here / there:.3f})")
+    for name, values in seconds.items():
+        print(f"  {name}: {', '.join(f'{v:.2f}' for v in values)}")
 
 
 def _median(values):
@@ -241,5 +266,12 @@ if __name__ == "__main__":
     ap.add_argument("--quick", action="store_true", help="300x300 count-only instead of 1000x1000, fewer boards and repeats")
     ap.add_argument("--cold", action="store_true", default=None,
                     help="also time the first call with an empty Numba cache (the full run does)")
+    ap.add_argument("--cold-against", metavar="DIR",
+                    help="only the first call with an empty cache, here and in the checkout DIR, alternating "
+                         "('-': here without the inline trim of fastpuzzle._jit)")
+    ap.add_argument("--repeats", type=int, default=5, help="runs of each side with --cold-against")
     args = ap.parse_args()
-    print_rows(run(args.quick, args.cold), "bench_constructive")
+    if args.cold_against:
+        cold_against(None if args.cold_against == "-" else args.cold_against, args.repeats)
+    else:
+        print_rows(run(args.quick, args.cold), "bench_constructive")
