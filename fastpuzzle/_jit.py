@@ -281,7 +281,7 @@ def share_inline_copies() -> bool:
 
     def shared_memo_inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs):
         func = getattr(getattr(callee_ir, "func_id", None), "func", None)
-        if not getattr(func, "__module__", "").startswith(package):
+        if not str(getattr(func, "__module__", None) or "").startswith(package):  # None for exec'd code
             return inline_ir(self, caller_ir, block, i, callee_ir, *args, **kwargs)
         outer = getattr(_INLINE_COPY, "memo", None)
         _INLINE_COPY.memo = {}

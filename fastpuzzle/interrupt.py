@@ -128,7 +128,7 @@ def _ours_to_take(signum) -> bool:
     user set, or SIG_IGN, stays."""
     current = signal.getsignal(signum)
     default = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
-    return current is default or getattr(current, "__module__", "").startswith("fastpuzzle.")
+    return current is default or str(getattr(current, "__module__", None) or "").startswith("fastpuzzle.")
 
 
 class _Guard:

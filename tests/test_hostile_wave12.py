@@ -292,3 +292,59 @@ def test_an_interrupt_python_cannot_pass_on_still_ends_the_run_as_interrupted():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 130 and one_line_error(out.stderr) and "interrupted by SIGINT" in out.stderr, out.stderr
+
+
+def test_the_inline_trim_leaves_functions_without_a_module_alone():
+    tried("wave12", 1)
+    import numba
+
+    from fastpuzzle import _jit
+
+    assert _jit.share_inline_copies()
+    namespace = {}
+    exec("def helper(a):\n    return a + 1\n", namespace)  # generated code: its __module__ is None
+    helper = numba.njit(inline="always")(namespace["helper"])
+    caller = numba.njit(lambda a: helper(a) * 2)
+    assert namespace["helper"].__module__ is None and caller(3) == 8
+
+
+def test_a_users_sigint_handler_without_a_module_is_left_alone():
+    tried("wave12", 1)
+    import signal
+
+    handler = eval("lambda signum, frame: None", {})
+    old = signal.signal(signal.SIGINT, handler)
+    try:
+        assert fp.solve(fp.random_solvable(3, 3, seed=3)).solved
+        assert signal.getsignal(signal.SIGINT) is handler
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def test_a_judged_pipe_and_file_of_the_same_bytes_get_the_same_answer(tmp_path):
+    tried("wave12", 2)
+    case = b"2\n1 2\n3 0\n0 1\n3 2\n"
+    data = case * ((2**20 - 100_000) // len(case)) + b"300\n5 5 99999 " + b"1 " * 600_000  # cut inside a long case
+    path = tmp_path / "d.txt"
+    path.write_bytes(data)
+    by_file = subprocess.run([sys.executable, "-m", "fastpuzzle", "reach", "--judge", str(path)], capture_output=True,
+                             text=True, timeout=300)  # fmt: skip
+    by_pipe = subprocess.run([sys.executable, "-m", "fastpuzzle", "reach", "--judge"], input=data, capture_output=True,
+                             timeout=300)  # fmt: skip
+    assert by_file.returncode == by_pipe.returncode == 2
+    assert by_file.stderr.split(": line ", 1)[1] == by_pipe.stderr.decode().split(": line ", 1)[1]  # past the name
+    assert "tile 5 twice" in by_file.stderr
+    from fastpuzzle.io.judging import judge_prefix
+
+    for bad in ("text", 12345, np.array([50, 32], np.int64)):
+        with pytest.raises(fp.OptionTypeError):
+            judge_prefix(bad)
+
+
+def test_a_header_over_the_cap_says_so(tmp_path):
+    tried("wave12", 1)
+    header = b"{'descr': '<u1', 'fortran_order': False, 'shape': (1, 2, 2), }".ljust(70_000) + b"\n"
+    path = tmp_path / "big.npy"
+    path.write_bytes(_npy(header, bytes([1, 2, 3, 0]), (2, 0)) + bytes(1_000_000))
+    with pytest.raises(fp.BoardFileError, match="more than a header takes"):
+        fp.load_boards(str(path))

@@ -255,25 +255,31 @@ def judge_verdicts(data, *, name="<stdin>") -> np.ndarray:
     >>> judge_verdicts(b"2\\n1 2\\n3 0\\n0 1\\n3 2\\n").tolist()
     [1]
     """
-    if not isinstance(data, (bytes, bytearray, memoryview, np.ndarray)):
-        raise OptionTypeError("data", type(data).__name__, "must be bytes (or a uint8 array) for the judge")
-    buf = np.frombuffer(data, np.uint8) if not isinstance(data, np.ndarray) else data
-    if buf.dtype != np.uint8 or buf.ndim != 1:
-        raise OptionTypeError("data", f"{buf.dtype} of {buf.ndim} dimension(s)", "must be bytes or a one-dimensional uint8 array for the judge")
-    buf = strip_bom(buf)
+    buf = _judge_buffer(data)
     out, k, err = _judged(buf)
     if err[0] != _J_OK:
         _refuse(buf, err, name)
     return out[:k]
 
 
-def _judged(buf):
-    """``(verdicts, cases, err)`` of the judge's pass over ``buf``."""
+def _judge_buffer(data):
+    """``data`` as the judge reads it: a one-dimensional ``uint8`` array, byte order mark removed."""
+    if not isinstance(data, (bytes, bytearray, memoryview, np.ndarray)):
+        raise OptionTypeError("data", type(data).__name__, "must be bytes (or a uint8 array) for the judge")
+    buf = np.frombuffer(data, np.uint8) if not isinstance(data, np.ndarray) else data
+    if buf.dtype != np.uint8 or buf.ndim != 1:
+        raise OptionTypeError("data", f"{buf.dtype} of {buf.ndim} dimension(s)", "must be bytes or a one-dimensional uint8 array for the judge")
+    return strip_bom(buf)
+
+
+def _judged(buf, scan_short=True):
+    """``(verdicts, cases, err)`` of the judge's pass over ``buf`` (``scan_short``: a case cut
+    short is scanned for its first bad number)."""
     out = np.empty(buf.shape[0] // 5 + 1, np.uint8)  # a case takes at least 5 bytes ("1 0 0")
     err = np.zeros(5, np.int64)
     words = np.empty(_tree_words(buf.shape[0]), np.uint64)
     k = _judge_bytes(buf, out, words, np.zeros(TREE_MAX_LEVELS + 1, np.int64), err)
-    if err[0] == _J_SHORT:  # a kernel of its own, compiled only when an input is short
+    if err[0] == _J_SHORT and scan_short:  # a kernel of its own, compiled only when an input is short
         _scan_short_case(buf, np.int64(err[2]), np.int64(err[3]), np.int64(err[1]), err)
     return out, k, err
 
@@ -288,9 +294,11 @@ def _refuse(buf, err, name):
 
 def judge_prefix(data, *, name="<stdin>") -> None:
     """Raise what :func:`judge_verdicts` would for an input that begins with ``data`` (bytes read
-    so far from a stream), where the rest cannot change it: a bad number, a duplicate, a side
-    out of range.  A stream that goes wrong early is then refused there, not after it was read
-    to its end (``yes 7 | fastpuzzle reach --judge`` would fill the memory).
+    so far from a stream), where the rest cannot change it: a bad number, a duplicate or a side
+    out of range in a case wholly read.  A stream that goes wrong early is then refused there,
+    not after it was read to its end (``yes 7 | fastpuzzle reach --judge`` would fill the memory).
+    A case longer than ``data`` is judged once it has all arrived (its first error in reading
+    order may lie past the cut).
 
     Examples
     --------
@@ -300,13 +308,14 @@ def judge_prefix(data, *, name="<stdin>") -> None:
     ...
     fastpuzzle.errors.BoardFileError: <stdin>: line 3 (case 1): first grid holds tile 2 twice (not a permutation)
     """
-    buf = strip_bom(np.frombuffer(data, np.uint8))
-    blanks = np.flatnonzero((buf == 32) | ((buf >= 9) & (buf <= 13)))
-    if blanks.size == 0:  # no whole number yet (or no number at all: the reader refuses that at its first byte)
+    buf = _judge_buffer(data)
+    text = data if isinstance(data, (bytes, bytearray)) else buf.tobytes()  # searched in place, not copied
+    skipped = len(text) - buf.shape[0]  # a byte order mark
+    cut = max(text.rfind(c) for c in (b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c")) + 1 - skipped
+    if cut <= 0:  # no whole number yet (or no number at all: the reader refuses that at its first byte)
         return
-    cut = int(blanks[-1]) + 1
-    _, _, err = _judged(buf[:cut])  # up to the last blank: no number cut in two
-    if err[0] not in (_J_OK, _J_EOF, _J_SHORT):  # the end of the prefix is not the input's
+    _, _, err = _judged(buf[:cut], scan_short=False)
+    if err[0] not in (_J_OK, _J_EOF, _J_SHORT):  # found by the pass, in a case the cut left whole
         _refuse(buf[:cut], err, name)
 
 

@@ -69,8 +69,9 @@ def read_npy_header(f, name, size=None) -> NpyHeader:
         claimed = int.from_bytes(length, "little")
         room = MAX_NPY_HEADER if size is None else min(MAX_NPY_HEADER, size - len(NPY_MAGIC) - 2 - len(length))
         if len(length) < (2 if version == (1, 0) else 4) or claimed > room:  # read before anything is allocated
-            raise BoardFileError(name, f"is not a valid .npy file: its header claims {claimed:,} bytes, "
-                                       f"more than {'the file holds' if size is not None else 'a header takes'}")  # fmt: skip
+            past_file = size is not None and claimed > size - len(NPY_MAGIC) - 2 - len(length)
+            raise BoardFileError(name, f"is not a valid .npy file: its header claims {claimed:,} bytes, more than "
+                                       f"{'the file holds' if past_file else f'a header takes (at most {MAX_NPY_HEADER:,})'}")  # fmt: skip
         shape, fortran, dtype = reader[version](io.BytesIO(length + f.read(claimed)))
         try:
             offset = f.tell()

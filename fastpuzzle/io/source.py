@@ -90,8 +90,8 @@ def read_input(source, name=None, *, probe=None):
     """All bytes of an input as a ``uint8`` array, byte order mark removed.
 
     A regular file is memory-mapped (no copy); a pipe or a stream is read, and ``probe(bytes so
-    far)``, when given, looks at what was read each time it doubles from a mebibyte on (it raises
-    to stop a stream that already went wrong).
+    far)``, when given, looks at what was read each time it doubles from a mebibyte on, up to
+    :data:`PROBE_MAX_BYTES` (it raises to stop a stream that already went wrong).
     """
     f, name, owned = open_input(source, name)
     try:
@@ -115,6 +115,11 @@ def read_input(source, name=None, *, probe=None):
 
 #: A byte no line of boards holds outside a comment (digits, blanks, separators, signs).
 NOT_BOARD_TEXT = re.compile(rb"[^0-9 \t\r\n\x0b\x0c,/+\-]")
+
+
+#: Largest prefix of a stream a ``probe`` looks at (:func:`read_input`): a stream that goes wrong
+#: early does so in its first mebibytes, and a long valid one is judged once more at most this much.
+PROBE_MAX_BYTES = 1 << 22
 
 
 def read_stream(f, name, head=b"", chunk=1 << 20, probe=None) -> bytes:
@@ -142,7 +147,7 @@ def read_stream(f, name, head=b"", chunk=1 << 20, probe=None) -> bytes:
             return b"".join(parts)
         parts.append(more)
         read += len(more)
-        if probe is not None and read >= next_probe:
+        if probe is not None and next_probe <= read <= PROBE_MAX_BYTES:
             parts = [b"".join(parts)]
             probe(parts[0])
             next_probe = 2 * read
