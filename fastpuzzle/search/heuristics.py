@@ -508,7 +508,9 @@ def search_tables(m: int, n: int, goal: np.ndarray) -> SearchTables:
     if m * n < 2:
         raise ShapeError((m, n), f"a board needs at least 2 cells, got {m}x{n}")
     target = as_goal(goal, m, n)
-    check_allocation(64 * 4 * (m * n) ** 2, f"search tables for {m}x{n} boards")
+    size = 64 * 4 * (m * n) ** 2  # a few int64 arrays of (tile, blank cell, move), and their temporaries
+    if size > 1 << 24:  # a big buffer (30x30 boards and up): named before it is made
+        check_allocation(size, f"search tables for {m}x{n} boards")
     return _cached_tables(m, n, np.ascontiguousarray(target, np.int64).ravel().tobytes())
 
 
