@@ -69,15 +69,15 @@ def usable_directory(directory) -> str | None:
 
 
 def _check_header_length(path: Path, size: int) -> None:
-    """Refuse a ``.npy`` file whose header claims more bytes than the file holds, before NumPy
-    reads (and allocates) that many."""
+    """Refuse a ``.npy`` file whose header claims more bytes than the file holds (or a header
+    takes), before NumPy reads (and allocates) that many (:func:`fastpuzzle.io.npy.header_length`)."""
+    from .io.npy import header_length
+
     with open(path, "rb") as f:
-        prefix = f.read(10)
-        wide = prefix[6:7] != b"\x01"  # format 2 and 3: a 4-byte header length
-        length = prefix[8:10] + (f.read(2) if wide else b"")
-    claimed = int.from_bytes(length, "little")
-    if len(prefix) < 10 or claimed > size - 8 - len(length):
-        raise CorruptCacheError(path, f"is unreadable (its header claims {claimed:,} bytes of {size:,})")
+        version = tuple(f.read(8)[6:8])
+        problem = header_length(f, version, size)[0]
+    if problem:
+        raise CorruptCacheError(path, f"is unreadable ({problem})")
 
 
 def checksum(array) -> int:

@@ -151,8 +151,7 @@ def _parse_and_run(argv, own_process) -> int:
     try:
         status = int(args.run(args) or 0)
         if _SIGNALLED and own_process:  # swallowed on its way (see _SIGNALLED): still an interrupted run
-            _say(command, f"interrupted by {signal.Signals(_SIGNALLED[0]).name}")
-            return 128 + _SIGNALLED[0]
+            return _swallowed_interrupt(command, "")
         return status
     except BrokenPipeError:
         _silence_stdout()  # the reader went away (e.g. `| head`): stop quietly
@@ -174,17 +173,13 @@ def _parse_and_run(argv, own_process) -> int:
     except MemoryError as error:
         _say(command, f"out of memory{': ' + str(error) if str(error) else ''}")
         return EXIT_BAD_INPUT
-    except (CLIError, ValueError, TypeError, OverflowError) as error:
+    except Exception as error:
         if _SIGNALLED and own_process:  # the interrupt surfaced as another error (see _SIGNALLED)
-            _say(command, f"interrupted by {signal.Signals(_SIGNALLED[0]).name}; no partial output is left")
-            return 128 + _SIGNALLED[0]
+            return _swallowed_interrupt(command, "; no partial output is left")
+        if not isinstance(error, (CLIError, ValueError, TypeError, OverflowError)):
+            raise
         _say(command, error if str(error) else type(error).__name__)
         return EXIT_BAD_INPUT
-    except Exception:
-        if not (_SIGNALLED and own_process):
-            raise
-        _say(command, f"interrupted by {signal.Signals(_SIGNALLED[0]).name}; no partial output is left")
-        return 128 + _SIGNALLED[0]
     finally:
         for signum, old in old_handlers.items():
             signal.signal(signum, old)
@@ -241,6 +236,12 @@ def _stop_on_signals():
 #: pass an exception on (a finaliser, a callback of Numba's compiler), the interrupt may surface
 #: as another error later, or not at all: the run is then still reported as interrupted.
 _SIGNALLED: list = []
+
+
+def _swallowed_interrupt(command, after: str) -> int:
+    """One line for a run that a signal stopped on its way (see :data:`_SIGNALLED`); its status."""
+    _say(command, f"interrupted by {signal.Signals(_SIGNALLED[0]).name}{after}")
+    return 128 + _SIGNALLED[0]
 
 
 def _quiet_unraisable_interrupts():

@@ -53,8 +53,8 @@ NEAR_MAX_DEPTH = 30
 #: Boards solved to measure the acceptance rate before a rejection request.
 PILOT = 64
 #: Boards solved to measure the time per solve when the rate comes from :data:`SAMPLE_4X4`: two,
-#: so that a request over the budget is refused after seconds even where each optimal solve is
-#: slow (no 7-8 database cached), not after minutes of a pilot.
+#: so that a request over the budget is refused after two optimal solves, not eight, where each
+#: is slow (no 7-8 database cached).
 PILOT_WITH_SAMPLE = 2
 #: Optimal distances of 10,000 uniform random 4x4 boards
 #: (``random_solvable(4, 4, count=10000, seed=123)``, default goal): boards at
@@ -111,7 +111,10 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET,
         raise ShapeError((m, n), f"distance= in the multi-tile metric needs a distance table: boards of at most "
                          f"{MAX_TABLE_CELLS} cells, got {m}x{n}", expected=MAX_TABLE_CELLS)  # fmt: skip
     if count == 0:  # nothing to draw: no sample, no search; a distance no board has is still refused
-        _refuse_past_radius(m, n, goal, lo, hi, metric)
+        if m * n <= 9:  # its table: milliseconds
+            _refuse_past_radius(m, n, lo, hi, distance_table(m, n, goal=goal, metric=metric).radius)
+        elif _prior(m, n, goal, lo, hi)[1] and metric == "stm":
+            _refuse_past_radius(m, n, lo, hi, RADIUS_4X4)
         return np.zeros((0, m, n), board_dtype(m * n))
     # the real peak, not the output alone: three int64 per board (draws, layers, ranks or codes)
     # beside the boards and one decoded copy of them
@@ -119,10 +122,8 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET,
                      f"{count:,} {m}x{n} boards at distance {lo}..{hi}")  # fmt: skip
     if m * n <= MAX_TABLE_CELLS:
         table = distance_table(m, n, goal=goal, metric=metric)
-        total = int(table.counts[lo : hi + 1].sum()) if lo <= table.radius else 0
-        if total == 0:
-            raise OptionError("distance", lo if lo == hi else (lo, hi),
-                              f"names no {m}x{n} board: distances run from 0 to {table.radius}")  # fmt: skip
+        _refuse_past_radius(m, n, lo, hi, table.radius)
+        total = int(table.counts[lo : hi + 1].sum())
         js = _stream(key).integers(0, total, size=count, dtype=np.int64)
         ranks = pick_ranks(table.depths, table.size, lo, min(hi, table.radius), js, table.range_index)
         return table.space.boards(ranks)
@@ -134,15 +135,8 @@ def random_at_distance(m, n, count, key, goal, lo, hi, *, budget=DEFAULT_BUDGET,
     return _rejection(m, n, count, key, goal, lo, hi, budget)
 
 
-def _refuse_past_radius(m, n, goal, lo, hi, metric):
-    """Refuse ``lo`` past the farthest board where that radius is known at once: from a table of
-    at most 9 cells (milliseconds), or the 15-puzzle's 80 single-tile moves from a corner goal."""
-    if m * n <= 9:
-        radius = distance_table(m, n, goal=goal, metric=metric).radius
-    elif _prior(m, n, goal, lo, hi)[1] and metric == "stm":
-        radius = RADIUS_4X4
-    else:
-        return
+def _refuse_past_radius(m, n, lo, hi, radius):
+    """Refuse a distance range that starts past the farthest board (``radius`` moves away)."""
     if lo > radius:
         raise OptionError("distance", lo if lo == hi else (lo, hi),
                           f"names no {m}x{n} board: distances run from 0 to {radius}")  # fmt: skip
@@ -178,9 +172,8 @@ def _refusal(m, n, count, lo, hi, budget, hits, seen, prior, per_board):
 def _rejection(m, n, count, key, goal, lo, hi, budget):
     """Draw uniform boards, solve them, keep those in range (4x4)."""
     prior = _prior(m, n, goal, lo, hi)
-    if prior[1] and lo > RADIUS_4X4:
-        raise OptionError("distance", lo if lo == hi else (lo, hi),
-                          f"names no {m}x{n} board: distances run from 0 to {RADIUS_4X4}")  # fmt: skip
+    if prior[1]:
+        _refuse_past_radius(m, n, lo, hi, RADIUS_4X4)
     space = StateSpace(m, n, goal)
     rng = _stream(key)
     start = time.perf_counter()

@@ -18,7 +18,7 @@ import numpy as np
 
 from .errors import BoardFileError, check_file_allocation
 
-__all__ = ["NPY_MAGIC", "ZIP_MAGIC", "NpyHeader", "read_npy_header", "regular_file_size", "load_npy", "iter_npy_chunks", "is_npy_name"]
+__all__ = ["NPY_MAGIC", "ZIP_MAGIC", "NpyHeader", "read_npy_header", "header_length", "regular_file_size", "load_npy", "iter_npy_chunks", "is_npy_name"]
 
 NPY_MAGIC = b"\x93NUMPY"
 #: Longest header read (a board file's header takes about a hundred bytes; NumPy's own reader
@@ -65,13 +65,9 @@ def read_npy_header(f, name, size=None) -> NpyHeader:
         reader = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
         if version not in reader:
             raise BoardFileError(name, f"is not a valid .npy file: unknown format version {version[0]}.{version[1]}")
-        length = f.read(2 if version == (1, 0) else 4)
-        claimed = int.from_bytes(length, "little")
-        room = MAX_NPY_HEADER if size is None else min(MAX_NPY_HEADER, size - len(NPY_MAGIC) - 2 - len(length))
-        if len(length) < (2 if version == (1, 0) else 4) or claimed > room:  # read before anything is allocated
-            past_file = size is not None and claimed > size - len(NPY_MAGIC) - 2 - len(length)
-            raise BoardFileError(name, f"is not a valid .npy file: its header claims {claimed:,} bytes, more than "
-                                       f"{'the file holds' if past_file else f'a header takes (at most {MAX_NPY_HEADER:,})'}")  # fmt: skip
+        problem, length, claimed = header_length(f, version, size)
+        if problem:
+            raise BoardFileError(name, f"is not a valid .npy file: {problem}")
         shape, fortran, dtype = reader[version](io.BytesIO(length + f.read(claimed)))
         try:
             offset = f.tell()
@@ -83,6 +79,29 @@ def read_npy_header(f, name, size=None) -> NpyHeader:
             tokenize.TokenError) as error:  # fmt: skip
         raise BoardFileError(name, f"is not a valid .npy file: {' '.join(str(error).split())[:200]}") from None
     return _check_header(name, tuple(shape), fortran, dtype, offset, size)
+
+
+def header_length(f, version, size=None):
+    """``(problem, length bytes, claimed)``: the header length a ``.npy`` stream ``f`` claims, read
+    after its magic and ``version``, and why it cannot be read (None when it can): past the file
+    (``size`` bytes, when known) or over :data:`MAX_NPY_HEADER`.  Checked before NumPy reads (and
+    allocates) that many bytes.
+
+    Examples
+    --------
+    >>> header_length(io.BytesIO(b"\\xff\\xff\\xff\\xff"), (2, 0), 13)[0]
+    'its header claims 4,294,967,295 bytes, more than the file holds'
+    """
+    width = 2 if tuple(version) == (1, 0) else 4
+    length = f.read(width)
+    claimed = int.from_bytes(length, "little")
+    past_file = size is not None and claimed > size - len(NPY_MAGIC) - 2 - width
+    if len(length) < width:
+        return "its header length is cut short", length, claimed
+    if past_file or claimed > MAX_NPY_HEADER:
+        limit = "the file holds" if past_file else f"a header takes (at most {MAX_NPY_HEADER:,})"
+        return f"its header claims {claimed:,} bytes, more than {limit}", length, claimed
+    return None, length, claimed
 
 
 def _check_header(name, shape, fortran, dtype, offset, size) -> NpyHeader:
