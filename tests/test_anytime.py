@@ -373,3 +373,39 @@ def test_anytime_proves_optimal_through_a_capped_search():
         assert r.lower_bound <= optimum <= len(r.codes)
         if r.optimal:
             assert len(r.codes) == optimum
+
+
+def test_the_pass_below_the_answer_is_never_started_twice(monkeypatch):
+    """The bound step's pass at the answer's length - 2 is the descent's first pass: once the bound
+    step reaches it, it runs on with the rest of the budget instead of being cut and started again
+    (every budget here: each plain pass from the root starts once, and a node budget holds)."""
+    from fastpuzzle.search.solve import search_setup
+    from tests import naive
+
+    plain, root = [], [None]
+    kernel = ida.ida_kernel
+
+    def recording(start, m, n, *rest, **kw):
+        threshold, weight = rest[6], rest[12]
+        if weight == ida.WEIGHT_ONE and threshold > 0 and not kw.get("max_cost") and start.tobytes() == root[0]:
+            plain.append(int(threshold))
+        return kernel(start, m, n, *rest, **kw)
+
+    monkeypatch.setattr(ida, "ida_kernel", recording)
+    goal = np.array(naive.cells_of(naive.goal(4, 5)), np.uint8)
+    engine = search_setup(4, 5, goal.reshape(4, 5), "linear_conflict").engine
+    rng = np.random.default_rng(5)
+    for steps in (80, 120):  # walks of 120 steps hold a board whose bound step reaches the last pass at 80,000 nodes
+        for _ in range(4):
+            state = tuple(naive.cells_of(naive.goal(4, 5)))
+            for _ in range(steps):
+                nbrs = naive.neighbours(state, 4, 5)
+                state = nbrs[rng.integers(len(nbrs))]
+            cells = np.array(state, np.uint8)
+            root[0] = cells.tobytes()
+            optimum = fp.solve(cells.reshape(4, 5), method="ida").length
+            for max_nodes in (20_000, 80_000):
+                plain.clear()
+                r = anytime.anytime_search(cells, engine, goal=goal, max_nodes=max_nodes)
+                assert len(plain) == len(set(plain)), (max_nodes, plain)
+                assert r.lower_bound <= optimum <= len(r.codes) and r.nodes <= max_nodes

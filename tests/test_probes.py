@@ -181,3 +181,32 @@ def test_a_budget_stop_reports_the_bound_its_passes_proved(rng):
         assert many.lower_bounds[i] == sol.lower_bound and many.lengths[i] == -1
         line = solution_line(-1, "", sol.nodes, 0.0, sol.status, sol.lower_bound)
         assert line.split()[-2:] == [str(sol.lower_bound), "-"]
+
+
+def test_the_last_pass_takes_its_own_budget(rng):
+    """``last_pass``: once the pass at ``max_length`` is reached it runs under that budget, so a
+    caller whose next step would be that very pass (the anytime search's descent) never starts it
+    twice; the passes before it keep the first budget."""
+    heur = engine(4, 5)
+    cells = walk(rng, 4, 5, 200)
+    plain = ida.ida_search(cells, heur)
+    optimum, info = len(plain[1]), np.zeros(4, np.int64)
+    status, _, _, _ = probes.optimal_search(cells, heur, max_nodes=2, info=info, max_length=0)
+    h0 = int(info[3])
+    assert h0 < optimum  # so the passes below the optimum need more than a few nodes
+    for last in (h0, optimum - 2, optimum):
+        short = probes.optimal_search(cells, heur, max_nodes=2, max_length=last)
+        assert short[0] == ida.STATUS_NODES  # the first budget stops the passes before the last one
+        info = np.zeros(4, np.int64)
+        status, codes, nodes, _ = probes.optimal_search(cells, heur, max_nodes=None, info=info, max_length=last,
+                                                        last_pass=(None, 0.0))  # fmt: skip
+        if last < optimum:
+            assert status == ida.STATUS_BOUND and info[2] > last  # no solution that short: proved
+        else:
+            assert status == ida.STATUS_FOUND and len(codes) == optimum and reaches_goal(cells, 4, 5, codes)
+    # with the first budget only enough for the pass at h0, the last pass (at h0) still finishes
+    status, codes, nodes, _ = probes.optimal_search(cells, heur, max_nodes=2, max_length=h0, last_pass=(None, 0.0))
+    assert status == ida.STATUS_BOUND
+    # a node budget of the last pass counts from the call, as max_nodes does
+    status, codes, nodes, _ = probes.optimal_search(cells, heur, max_nodes=2, max_length=h0, last_pass=(3, 0.0))
+    assert status == ida.STATUS_NODES and nodes == 3

@@ -23,7 +23,9 @@ IDA* engine (:mod:`fastpuzzle.search.ida`):
 3. **bound** -- plain IDA* with a share of the rest, its stack sized to the
    incumbent's length: a shorter solution replaces it (then optimal); a
    threshold that reaches the incumbent's length proves it optimal; otherwise
-   the last threshold reached is the proved lower bound; with pattern databases
+   the last threshold reached is the proved lower bound; its pass at the
+   incumbent's length less 2 is phase 4's first pass, so once there it goes
+   on with the whole rest of the budget (it is never started twice); with pattern databases
    and a gap above :data:`DESCENT_GAP`, the rest goes to reordered weighted
    searches at lower weights and database windows instead of phase 4;
 4. **descent** -- one depth-first pass bounded by the incumbent's length
@@ -287,7 +289,9 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     # 3. bound: IDA* from the root heuristic (with probes: fastpuzzle.search.probes), bounds below the incumbent's only
     nodes, deadline = budget.share(bound_share)
     seconds = max(deadline - clock(), 1e-9) if deadline else None
-    status, codes, spent, _ = optimal_search(cells, engine, nodes or None, seconds, info, max_length=len(best) - 2)
+    # the pass at the incumbent's length - 2 is the descent's first pass: once there, it has the whole rest
+    status, codes, spent, _ = optimal_search(cells, engine, nodes or None, seconds, info, max_length=len(best) - 2,
+                                             last_pass=(budget.nodes_left, budget.end))  # fmt: skip
     budget.charge(spent)
     total += spent
     if status == ida.STATUS_FOUND:

@@ -67,7 +67,7 @@ def _probe(cells, heuristic, cap, max_nodes, deadline):
 
 
 def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=None, info=None, *,
-                   max_length=None, share: float = PROBE_SHARE):  # fmt: skip
+                   max_length=None, share: float = PROBE_SHARE, last_pass=None):  # fmt: skip
     """IDA* with probes on one validated, solvable flat board: ``(status, codes, nodes, seconds)``
     as :func:`fastpuzzle.search.ida.ida_search` returns them (the nodes of the probes included).
 
@@ -75,7 +75,10 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     searched in full, so the optimum is at least ``info[2]``.  ``max_length``: no bound above it
     is searched, and :data:`~fastpuzzle.search.ida.STATUS_BOUND` says that no solution is that short
     (a proof).  ``share`` (0: no probe) is :data:`PROBE_SHARE`; an engine :func:`uses_probes`
-    refuses searches as plain IDA*.
+    refuses searches as plain IDA*.  ``last_pass``: ``(max_nodes, deadline)``, the budget once
+    the pass at ``max_length`` is reached (nodes counted from the call, None: no limit; a
+    :func:`~fastpuzzle.search.clock.clock` time, 0.0: none): a caller that would run that pass
+    next anyway (the anytime search's descent) lets this one finish instead of starting it again.
 
     Examples
     --------
@@ -103,6 +106,8 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     while status == ida.STATUS_BOUND:
         if max_length is not None and bound > max_length:
             break  # every bound up to max_length searched: no solution that short (STATUS_BOUND)
+        if last_pass is not None and bound == max_length:  # the last pass: its own budget from here
+            max_nodes, deadline, last_pass = last_pass[0], float(last_pass[1]), None
         nodes_left, seconds_left = left()
         if nodes_left == 0:
             status = ida.STATUS_NODES
