@@ -48,6 +48,7 @@ def _boards(shape, count):
 
 
 def _bench_set(shape, limit, count):
+    """The rows of one set, and ``(shape, DeepCubeA's mean length or 0, the mean lower bound)``."""
     m, n = shape
     boards = _boards(shape, count)
     lengths, bounds, proved, cpu, dca, cons, optima = [], [], 0, [], [], [], []
@@ -81,7 +82,7 @@ def _bench_set(shape, limit, count):
         rows.append(_row(f"{what}: length / reported lower bound", ratio, "x", note=note + f", mean length {ours:.2f}"))
     rows.append(_row(f"{what}: constructive mean length", c, "moves", ratio=c / ours, baseline=ours,
                      note="method='constructive' on the same boards; ratio over the anytime search"))  # fmt: skip
-    return rows
+    return rows, (shape, float(np.mean(dca)) if any(dca) else 0.0, lb)
 
 
 #: Partitions of the large boards into compact groups of tiles (a letter per group, '.' the
@@ -120,6 +121,50 @@ def bound_rows(count=50) -> list:
                          "moves", ratio=round(float(pdb / lc), 3), baseline=round(float(lc), 2),
                          note=f"{count} boards; Manhattan {md:.2f}, linear conflict {lc:.2f} (the baseline), DeepCubeA's "
                          f"mean length {np.mean([d for _, d, _ in data]):.2f}; built in {build:.1f} s CPU"))  # fmt: skip
+    return rows
+
+
+#: Boards of the 5x5 sample whose optimal proof is timed here: the file's solver generated at most this many nodes.
+PROOF_TIMED_NODES = 300_000_000
+
+
+def proof_limit_rows(limit=10.0, quick=False) -> list:
+    """What limits the share of 5x5 boards proved optimal within ``limit`` s: the optimal search's
+    nodes.  Plain IDA* (the 6-6-6-6 database) is timed on the sample boards whose optimal search
+    the file reports at most :data:`PROOF_TIMED_NODES` nodes for; their nodes against the file's
+    and their rate give, for every board of the half-set, the CPU seconds a proof would take here."""
+    path = os.path.join(DATA, "deepcubea_5x5.txt")
+    from fastpuzzle import pdb
+
+    if not os.path.exists(path) or "6-6-6-6" not in pdb.available():
+        return []
+    rows = [line.split() for line in open(path) if line.strip() and not line.startswith("#")]
+    theirs = np.array([float(r[27]) for r in rows])
+    timed = [i for i in range(12) if theirs[i] <= PROOF_TIMED_NODES][: 1 if quick else 4]
+    ratios, rates = [], []
+    for i in timed:
+        board = np.array(rows[i][:25], np.int64).reshape(5, 5)
+        t = time.process_time()
+        sol = fp.solve(board, method="ida", heuristic="pdb", database="6-6-6-6")
+        cpu = time.process_time() - t
+        assert sol.status == "optimal" and sol.length == int(rows[i][25])
+        ratios.append(sol.nodes / theirs[i])
+        rates.append(sol.nodes / cpu)
+    ratio, rate = float(np.median(ratios)), float(np.median(rates))
+    seconds = theirs * ratio / rate
+    share = float(np.mean(seconds <= limit))
+    median = float(np.median(seconds))
+    return [_row(f"5x5 half-set ({len(rows)} boards): share whose optimal search fits {limit:g} s CPU, estimated", share,
+                 "share", note=f"the median board needs {median:.0f} s ({median / limit:.1f}x the budget) at {rate / 1e6:.1f} M "
+                 f"nodes/s and {ratio:.2f}x the file's nodes (plain IDA*, 6-6-6-6, measured on {len(timed)} sample boards)")]  # fmt: skip
+
+
+def gap_rows(sets) -> list:
+    """How far DeepCubeA's own lengths lie above the lower bound this search reports (same boards)."""
+    rows = []
+    for (m, n), dca, bound in sets:
+        rows.append(_row(f"{m}x{n}: DeepCubeA's mean length / the mean lower bound reported here", round(dca / bound, 3), "x",
+                         note=f"{dca:.2f} / {bound:.2f}: an answer as short as DeepCubeA's is this far above the bound"))  # fmt: skip
     return rows
 
 
@@ -185,12 +230,14 @@ def run(quick: bool = False) -> list:
         np.asarray(pdb.load("6-6-6-6").data).sum()
     fp.solve(fp.random_solvable(5, 5, count=1, seed=1)[0], time_limit=1.0)  # compile and load first
     more = os.environ.get("FASTPUZZLE_BENCH_NEAR_BOARDS")
-    rows = []
+    rows, gaps = [], []
     for shape, limit, full, small, quick_limit in SETS:
         count = small if quick else (int(more) if more else full)
         if count:
-            rows += _bench_set(shape, quick_limit if quick else limit, count)
-    rows += beam_rows(quick)
+            set_rows, summary = _bench_set(shape, quick_limit if quick else limit, count)
+            rows += set_rows
+            gaps += [summary] if summary[1] else []
+    rows += gap_rows(gaps) + proof_limit_rows(SETS[0][1], quick) + beam_rows(quick)
     return rows if quick else rows + bound_rows()
 
 
