@@ -642,3 +642,44 @@ def test_databases_of_boards_above_32_cells_solve_optimally(shape):
         ref = fp.solve(board, method="ida")
         assert ours.status == "optimal" and ours.verify(board) and ours.length == ref.length
         assert int(db.lookup(board[None])[0]) <= ref.length
+
+
+def test_the_anytime_search_takes_the_strongest_cached_database(monkeypatch):
+    """``choose_database(strongest=True)`` tries the databases that are not quick to build
+    strongest first (``x2`` before one partition), then the quick ones; ``solve``'s default method
+    asks for it on boards it searches with the anytime search, and only there."""
+    from fastpuzzle.search import solve as solve_mod
+    from fastpuzzle.search.pdb import store
+
+    tried = []
+
+    def missing(key, **kw):
+        tried.append(key)
+        raise FileNotFoundError(key)
+
+    monkeypatch.setattr(store, "load", missing)
+    for strongest, order in ((False, ["7-8", "7-8x2"]), (True, ["7-8x2", "7-8"])):
+        tried.clear()
+        try:
+            store.choose_database((4, 4), None, strongest=strongest)
+        except Exception:
+            pass
+        assert tried[:2] == order
+    asked = []
+
+    class Chosen(Exception):
+        pass
+
+    def choose(shape, database, *, strongest=False):
+        asked.append(strongest)
+        raise Chosen
+
+    monkeypatch.setattr(solve_mod, "choose_database", choose)
+    monkeypatch.setattr(solve_mod, "_cached_pdb_heuristic", lambda m, n, target: "pdb")
+    board = fp.random_solvable(5, 5, seed=3)
+    for kwargs, strongest in ((dict(time_limit=1.0), True), (dict(heuristic="pdb", time_limit=1.0), False),
+                              (dict(heuristic="pdb", method="ida"), False)):  # fmt: skip
+        asked.clear()
+        with pytest.raises(Chosen):
+            fp.solve(board, **kwargs)
+        assert asked == [strongest], kwargs

@@ -88,8 +88,10 @@ class _Search:
     def __init__(self, m, n, target, heuristic, database, prune_length, prefer_pdb=False, metric="stm",
                  build_slides=True):  # fmt: skip
         self.plan, self.label, self.metric = None, heuristic, metric
+        strongest = False
         if prefer_pdb and heuristic == "linear_conflict" and database is None:
             heuristic = _cached_pdb_heuristic(m, n, target)
+            strongest = heuristic == "pdb"  # the anytime search: the largest bound finds shorter answers
         if heuristic != "pdb":
             self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric,
                                         build_slides=build_slides)  # fmt: skip
@@ -97,7 +99,7 @@ class _Search:
         if m * n > PDB_MAX_CELLS:
             raise ShapeError((m, n), f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}",
                              expected=PDB_MAX_CELLS)  # fmt: skip
-        db = choose_database((m, n), database)
+        db = choose_database((m, n), database, strongest=strongest)
         self.plan = GoalPlan(db, target)
         # moves tried in Korf's order on the user's board, whatever the symmetry
         self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order,

@@ -260,10 +260,12 @@ def _read_cached(key: str, path: Path) -> PatternDatabase:
     )  # fmt: skip
 
 
-def choose_database(shape, database):
+def choose_database(shape, database, *, strongest=False):
     """The database for boards of ``shape``: ``database`` itself (a
     :class:`PatternDatabase` or a name, checked against the shape) or, when
-    None, the first cached for the shape in :data:`PREFERENCE` (quick ones are built).
+    None, the first cached for the shape in :data:`PREFERENCE` (quick ones are built);
+    ``strongest``: the last cached of those that are not quick first (the ``x2`` ones: their
+    larger bounds steer weighted searches to shorter answers).
 
     Examples
     --------
@@ -293,6 +295,8 @@ def choose_database(shape, database):
             f"no pattern database for {shape[0]}x{shape[1]} boards (named ones cover 3x3, 4x4 and 5x5); "
             "build one with fastpuzzle.pdb.build_partition(shape, partition) and pass it as database="
         )
+    if strongest:
+        prefs = [p for p in prefs if not p[1]][::-1] + [p for p in prefs if p[1]]
     for key, auto in prefs:
         try:
             return load(key)
