@@ -110,6 +110,47 @@ def cold_first_call(tree=None, inline_trim=True):
     return float(seconds), float(parity), int(signatures)
 
 
+# The compile of each kernel and helper on the first call (Numba's compile events): inclusive
+# seconds, a callee indented under the caller whose compile it happened in.
+_BREAKDOWN = """
+import time
+import numpy as np
+from numba.core import event
+from fastpuzzle.solvability import is_solvable
+board = np.array([[4, 1, 3], [7, 2, 6], [0, 5, 8]])
+is_solvable(board, goal=np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]]), check=False)
+from fastpuzzle.search.constructive import solve_constructive
+recorder = event.RecordingListener()
+event.register("numba:compile", recorder)
+c = time.process_time()
+solve_constructive(board)
+print(f"first call {time.process_time() - c:.2f} s CPU, of which compiles (inclusive, callees indented):")
+stack, lines = [], []
+for when, e in recorder.buffer:
+    if e.is_start:
+        stack.append(when)
+        lines.append([len(stack) - 1, e.data["dispatcher"].py_func.__qualname__, when])
+    else:
+        start = stack.pop()
+        for line in reversed(lines):
+            if line[2] == start and len(line) == 3:
+                line.append(when - start)
+                break
+for depth, name, _, seconds in lines:
+    if seconds >= 0.1:
+        print(f"  {'  ' * depth}{name} {seconds:.2f} s")
+"""
+
+
+def cold_breakdown():
+    """Print the first call's compile in a fresh process with an empty Numba cache, kernel by kernel."""
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(root))
+        out = subprocess.run([sys.executable, "-c", _BREAKDOWN], env=env, capture_output=True, text=True, check=True)
+    print(out.stdout, end="")
+
+
 def cold_against(other=None, repeats=5):
     """:func:`cold_first_call` here and in the checkout ``other`` (None: here without the inline
     trim), alternating (who goes first alternates too), ``repeats`` times each; prints both
@@ -270,8 +311,12 @@ if __name__ == "__main__":
                     help="only the first call with an empty cache, here and in the checkout DIR, alternating "
                          "('-': here without the inline trim of fastpuzzle._jit)")
     ap.add_argument("--repeats", type=int, default=5, help="runs of each side with --cold-against")
+    ap.add_argument("--cold-breakdown", action="store_true",
+                    help="only the first call with an empty cache: the compile seconds of each kernel and helper")
     args = ap.parse_args()
-    if args.cold_against:
+    if args.cold_breakdown:
+        cold_breakdown()
+    elif args.cold_against:
         cold_against(None if args.cold_against == "-" else args.cold_against, args.repeats)
     else:
         print_rows(run(args.quick, args.cold), "bench_constructive")
