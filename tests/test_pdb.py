@@ -658,13 +658,15 @@ def test_the_anytime_search_takes_the_strongest_cached_database(monkeypatch):
         raise FileNotFoundError(key)
 
     monkeypatch.setattr(store, "load", missing)
-    for strongest, order in ((False, ["7-8", "7-8x2"]), (True, ["7-8x2", "7-8"])):
+    monkeypatch.setattr(store, "_build_on_use", missing)  # the quick one last: "built" here
+    for strongest, order in ((False, ["7-8", "7-8x2", "6-6-3", "6-6-3"]), (True, ["7-8x2", "7-8", "6-6-3", "6-6-3"])):
         tried.clear()
-        try:
+        with pytest.raises(FileNotFoundError):
             store.choose_database((4, 4), None, strongest=strongest)
-        except Exception:
-            pass
-        assert tried[:2] == order
+        assert tried == order
+    monkeypatch.setattr(store, "PREFERENCE", {(5, 5): store.PREFERENCE[(5, 5)]})
+    with pytest.raises(FileNotFoundError, match="'6-6-6-6' is not built"):  # the fastest is the one named
+        store.choose_database((5, 5), None, strongest=True)
     asked = []
 
     class Chosen(Exception):

@@ -295,6 +295,7 @@ def choose_database(shape, database, *, strongest=False):
             f"no pattern database for {shape[0]}x{shape[1]} boards (named ones cover 3x3, 4x4 and 5x5); "
             "build one with fastpuzzle.pdb.build_partition(shape, partition) and pass it as database="
         )
+    named = prefs[0][0]  # the one to build when none is
     if strongest:
         prefs = [p for p in prefs if not p[1]][::-1] + [p for p in prefs if p[1]]
     for key, auto in prefs:
@@ -310,10 +311,9 @@ def choose_database(shape, database, *, strongest=False):
     for key, auto in prefs:
         if auto:
             return _build_on_use(key)
-    key = prefs[0][0]
     raise FileNotFoundError(
-        f"the {shape[0]}x{shape[1]} pattern database {key!r} is not built; build it once with "
-        f"`fastpuzzle pdb build {key}` (takes minutes)"
+        f"the {shape[0]}x{shape[1]} pattern database {named!r} is not built; build it once with "
+        f"`fastpuzzle pdb build {named}` (takes minutes)"
     )
 
 
