@@ -101,12 +101,7 @@ def cold_first_call(tree=None, inline_trim=True):
     signatures any piece of the kernel was compiled for (1 is the goal).
     ``tree``: another checkout to time instead of this one; ``inline_trim``
     False: Numba's inliner left as it is (:func:`fastpuzzle._jit.share_inline_copies`)."""
-    root = Path(tree).resolve() if tree else Path(__file__).resolve().parents[1]
-    code = _COLD if inline_trim else _NO_INLINE_TRIM + _COLD
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(root))
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
-    seconds, parity, signatures = out.stdout.split()
+    seconds, parity, signatures = _run_cold(_COLD if inline_trim else _NO_INLINE_TRIM + _COLD, tree).split()
     return float(seconds), float(parity), int(signatures)
 
 
@@ -124,31 +119,36 @@ recorder = event.RecordingListener()
 event.register("numba:compile", recorder)
 c = time.process_time()
 solve_constructive(board)
-print(f"first call {time.process_time() - c:.2f} s CPU, of which compiles (inclusive, callees indented):")
-stack, lines = [], []
+print(f"first call {time.process_time() - c:.2f} s CPU; its compiles, wall s (inclusive, callees indented):")
+stack, lines = [], []  # stack: the index in lines of each compile begun and not ended
 for when, e in recorder.buffer:
     if e.is_start:
-        stack.append(when)
+        stack.append(len(lines))
         lines.append([len(stack) - 1, e.data["dispatcher"].py_func.__qualname__, when])
     else:
-        start = stack.pop()
-        for line in reversed(lines):
-            if line[2] == start and len(line) == 3:
-                line.append(when - start)
-                break
-for depth, name, _, seconds in lines:
+        line = lines[stack.pop()]
+        line[2] = when - line[2]
+for depth, name, seconds in lines:
     if seconds >= 0.1:
-        print(f"  {'  ' * depth}{name} {seconds:.2f} s")
+        print(f"  {'  ' * depth}{name} {seconds:.2f}")
 """
+
+
+def _run_cold(code, tree=None) -> str:
+    """Standard output of ``code`` run in a fresh process on an empty Numba cache, in this checkout
+    or ``tree``; a failure raises with the child's error output."""
+    root = Path(tree).resolve() if tree else Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(root))
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(f"the cold child failed:\n{out.stderr}")
+    return out.stdout
 
 
 def cold_breakdown():
     """Print the first call's compile in a fresh process with an empty Numba cache, kernel by kernel."""
-    root = Path(__file__).resolve().parents[1]
-    with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(root))
-        out = subprocess.run([sys.executable, "-c", _BREAKDOWN], env=env, capture_output=True, text=True, check=True)
-    print(out.stdout, end="")
+    print(_run_cold(_BREAKDOWN), end="")
 
 
 def cold_against(other=None, repeats=5):

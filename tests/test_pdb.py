@@ -648,6 +648,7 @@ def test_the_anytime_search_takes_the_strongest_cached_database(monkeypatch):
     """``choose_database(strongest=True)`` tries the databases that are not quick to build
     strongest first (``x2`` before one partition), then the quick ones; ``solve``'s default method
     asks for it on boards it searches with the anytime search, and only there."""
+    from fastpuzzle.errors import StaleDatabaseError
     from fastpuzzle.search import solve as solve_mod
     from fastpuzzle.search.pdb import store
 
@@ -667,6 +668,18 @@ def test_the_anytime_search_takes_the_strongest_cached_database(monkeypatch):
     monkeypatch.setattr(store, "PREFERENCE", {(5, 5): store.PREFERENCE[(5, 5)]})
     with pytest.raises(FileNotFoundError, match="'6-6-6-6' is not built"):  # the fastest is the one named
         store.choose_database((5, 5), None, strongest=True)
+    # a stale strongest one is passed over, with a warning; asked for the fastest, it is an error
+    fastest = object()
+
+    def stale_x2(key, **kw):
+        if key == "6-6-6-6x2":
+            raise StaleDatabaseError(key, "damaged")
+        return fastest
+
+    monkeypatch.setattr(store, "load", stale_x2)
+    with pytest.warns(RuntimeWarning, match="the next database for the shape is used"):
+        assert store.choose_database((5, 5), None, strongest=True) is fastest
+    assert store.choose_database((5, 5), None) is fastest
     asked = []
 
     class Chosen(Exception):
@@ -677,10 +690,10 @@ def test_the_anytime_search_takes_the_strongest_cached_database(monkeypatch):
         raise Chosen
 
     monkeypatch.setattr(solve_mod, "choose_database", choose)
-    monkeypatch.setattr(solve_mod, "_cached_pdb_heuristic", lambda m, n, target: "pdb")
     board = fp.random_solvable(5, 5, seed=3)
     for kwargs, strongest in ((dict(time_limit=1.0), True), (dict(heuristic="pdb", time_limit=1.0), False),
-                              (dict(heuristic="pdb", method="ida"), False)):  # fmt: skip
+                              (dict(heuristic="pdb", method="ida"), False),
+                              (dict(metric="mtm", time_limit=1.0), False)):  # fmt: skip
         asked.clear()
         with pytest.raises(Chosen):
             fp.solve(board, **kwargs)

@@ -204,6 +204,22 @@ def test_the_last_pass_takes_its_own_budget(rng):
             assert status == ida.STATUS_BOUND and info[2] > last  # no solution that short: proved
         else:
             assert status == ida.STATUS_FOUND and len(codes) == optimum and reaches_goal(cells, 4, 5, codes)
+    # the passes before the last keep the first budget
+    assert optimum - 2 > h0
+    status, _, nodes, _ = probes.optimal_search(cells, heur, max_nodes=2, max_length=optimum - 2, last_pass=(None, 0.0))
+    assert status == ida.STATUS_NODES and nodes == 2
+    # a time budget of the last pass (a clock() time; None for no node limit), and no probes: 4x4
+    from fastpuzzle.search.clock import clock
+
+    status, _, _, _ = probes.optimal_search(cells, heur, max_nodes=2, max_length=h0, last_pass=(None, clock() + 600))
+    assert status == ida.STATUS_BOUND
+    small = engine(4, 4)
+    board = walk(rng, 4, 4, 80)
+    info = np.zeros(4, np.int64)
+    probes.optimal_search(board, small, max_nodes=2, info=info, max_length=0)
+    status, codes, nodes, _ = probes.optimal_search(board, small, max_nodes=2, max_length=int(info[3]),
+                                                    last_pass=(None, None))  # fmt: skip
+    assert not probes.uses_probes(small) and status in (ida.STATUS_BOUND, ida.STATUS_FOUND) and nodes > 2
     # with the first budget only enough for the pass at h0, the last pass (at h0) still finishes
     status, codes, nodes, _ = probes.optimal_search(cells, heur, max_nodes=2, max_length=h0, last_pass=(None, 0.0))
     assert status == ida.STATUS_BOUND

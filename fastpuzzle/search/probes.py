@@ -77,8 +77,9 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     (a proof).  ``share`` (0: no probe) is :data:`PROBE_SHARE`; an engine :func:`uses_probes`
     refuses searches as plain IDA*.  ``last_pass``: ``(max_nodes, deadline)``, the budget once
     the pass at ``max_length`` is reached (nodes counted from the call, None: no limit; a
-    :func:`~fastpuzzle.search.clock.clock` time, 0.0: none): a caller that would run that pass
-    next anyway (the anytime search's descent) lets this one finish instead of starting it again.
+    :func:`~fastpuzzle.search.clock.clock` time, 0.0 or None: none): a caller that would run that
+    pass next anyway (the anytime search's descent) lets this one finish instead of starting it
+    again (without probes too: the passes are then plain IDA*'s, one call each).
 
     Examples
     --------
@@ -90,7 +91,8 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     (True, 1)
     """
     info = np.zeros(4, np.int64) if info is None else info
-    if share <= 0 or not uses_probes(heuristic):
+    probing = share > 0 and uses_probes(heuristic)
+    if not probing and last_pass is None:
         return ida.ida_search(cells, heuristic, max_nodes, time_limit, info=info, max_length=max_length)
     t0 = time.perf_counter()
     deadline = 0.0 if time_limit is None else clock() + float(time_limit)
@@ -106,13 +108,13 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     while status == ida.STATUS_BOUND:
         if max_length is not None and bound > max_length:
             break  # every bound up to max_length searched: no solution that short (STATUS_BOUND)
-        if last_pass is not None and bound == max_length:  # the last pass: its own budget from here
-            max_nodes, deadline, last_pass = last_pass[0], float(last_pass[1]), None
+        if last_pass is not None and bound > max_length - 2:  # the last pass: its own budget from here
+            max_nodes, deadline, last_pass = last_pass[0], float(last_pass[1] or 0.0), None
         nodes_left, seconds_left = left()
         if nodes_left == 0:
             status = ida.STATUS_NODES
             break
-        if previous >= PROBE_MIN_NODES and (nodes_left is None or nodes_left >= 2):  # a probe
+        if probing and previous >= PROBE_MIN_NODES and (nodes_left is None or nodes_left >= 2):  # a probe
             allowed = max(int(share * previous), 2)  # (the root and one child at least; 0 would mean no limit)
             mine = nodes_left is None or allowed < nodes_left  # else the caller's budget stops the probe
             status, codes, spent = _probe(cells, heuristic, bound, allowed if mine else nodes_left, deadline)

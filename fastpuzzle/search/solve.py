@@ -88,10 +88,10 @@ class _Search:
     def __init__(self, m, n, target, heuristic, database, prune_length, prefer_pdb=False, metric="stm",
                  build_slides=True):  # fmt: skip
         self.plan, self.label, self.metric = None, heuristic, metric
-        strongest = False
         if prefer_pdb and heuristic == "linear_conflict" and database is None:
-            heuristic = _cached_pdb_heuristic(m, n, target)
-            strongest = heuristic == "pdb"  # the anytime search: the largest bound finds shorter answers
+            # the anytime search: the strongest database's larger bounds find shorter answers
+            database = _cached_database(m, n, target, strongest=metric == "stm")
+            heuristic = "linear_conflict" if database is None else "pdb"
         if heuristic != "pdb":
             self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric,
                                         build_slides=build_slides)  # fmt: skip
@@ -99,7 +99,7 @@ class _Search:
         if m * n > PDB_MAX_CELLS:
             raise ShapeError((m, n), f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}",
                              expected=PDB_MAX_CELLS)  # fmt: skip
-        db = choose_database((m, n), database, strongest=strongest)
+        db = choose_database((m, n), database)
         self.plan = GoalPlan(db, target)
         # moves tried in Korf's order on the user's board, whatever the symmetry
         self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order,
@@ -140,15 +140,17 @@ def method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric):
     return _resolve_method(method, heuristic, m, n, budget=max_nodes is not None or time_limit is not None), metric
 
 
-def _cached_pdb_heuristic(m, n, target) -> str:
-    """``"pdb"`` when a pattern database for the shape is cached and fits the goal, else linear conflict."""
+def _cached_database(m, n, target, strongest=False):
+    """The cached pattern database for the shape that fits the goal (the strongest first with
+    ``strongest``: :func:`~fastpuzzle.search.pdb.choose_database`), else None (linear conflict)."""
     if (m, n) not in PDB_PREFERENCE or m * n <= AUTO_IDA_MAX_CELLS:
-        return "linear_conflict"
+        return None
     try:
-        GoalPlan(choose_database((m, n), None), target)
+        db = choose_database((m, n), None, strongest=strongest)
+        GoalPlan(db, target)
     except (FileNotFoundError, ValueError):
-        return "linear_conflict"
-    return "pdb"
+        return None
+    return db
 
 
 def _make_search(m, n, target, heuristic, database, prune_length, which, method, metric="stm", budget=False):

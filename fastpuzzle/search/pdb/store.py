@@ -265,7 +265,8 @@ def choose_database(shape, database, *, strongest=False):
     :class:`PatternDatabase` or a name, checked against the shape) or, when
     None, the first cached for the shape in :data:`PREFERENCE` (quick ones are built);
     ``strongest``: the last cached of those that are not quick first (the ``x2`` ones: their
-    larger bounds steer weighted searches to shorter answers).
+    larger bounds steer weighted searches to shorter answers), a stale one passed over with a
+    warning.
 
     Examples
     --------
@@ -307,6 +308,9 @@ def choose_database(shape, database, *, strongest=False):
             if auto:  # an older format or a damaged file of a quick database: rebuild it, and say so
                 _warn_rebuilt(error)
                 return _build_on_use(key, force=True)
+            if strongest:  # a stronger one than needed: the next will do (never used, and said)
+                warnings.warn(f"{error}; the next database for the shape is used", RuntimeWarning, stacklevel=2)
+                continue
             raise
     for key, auto in prefs:
         if auto:
