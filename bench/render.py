@@ -73,6 +73,8 @@ FIGURES: dict[str, Figure] = {
     "near.5x5_mean": Figure("near", "5x5, 12 boards, solve(b, time_limit=10): mean length vs DeepCubeA", fmt="{:.2f}"),
     "near.5x5_dca": Figure("near", "5x5, 12 boards, solve(b, time_limit=10): mean length vs DeepCubeA", "baseline",
                            "{:.2f}"),
+    "near.5x5_optimum": Figure("near", "5x5, 12 boards, solve(b, time_limit=10): mean length vs DeepCubeA", "note",
+                               r"optimum ([\d.]+)"),
     "near.5x5_proved": Figure("near", "5x5, 12 boards, solve(b, time_limit=10): proved optimal", "note"),
     "near.5x5_fits": Figure("near", "5x5 half-set (248 boards): share whose optimal search fits 10 s CPU, estimated",
                             fmt="{:.0%}"),

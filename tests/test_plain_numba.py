@@ -53,7 +53,10 @@ def test_trims_stand_down_when_numbas_internals_differ(monkeypatch, recwarn):
     from numba.core import inline_closurecall
 
     monkeypatch.setattr(inline_closurecall.InlineWorker, "inline_ir", lambda self, *args: None)
-    assert not _jit.share_inline_copies()  # an inliner laid out otherwise (ours was replaced): left alone
+    # an inliner laid out otherwise (its copying not the copy module's, ours replaced): left alone,
+    # whether or not a compile of this process installed the trim before
+    monkeypatch.setattr(inline_closurecall, "copy", types.SimpleNamespace(deepcopy=lambda x, memo=None: x))
+    assert not _jit.share_inline_copies()
     monkeypatch.delattr(entrypoints, "_already_initialized", raising=False)
     _jit.skip_extension_scan()
     assert not hasattr(entrypoints, "_already_initialized")
