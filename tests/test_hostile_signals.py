@@ -20,7 +20,7 @@ import pytest
 
 from fastpuzzle.generate import scramble
 
-from .hostile import one_line_error, tried
+from .hostile import default_signals, one_line_error, tried
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Seconds a stopped process may take to end (generous: the machine may be loaded).
@@ -76,7 +76,7 @@ def test_cli_signal_stops_kernel(tmp_path, work, signum):
     else:
         args = ["generate", "--shape", "3x3", "--count", "50", "--scramble", "1000000000", "--out", str(out)]
     proc = subprocess.Popen([sys.executable, "-m", "fastpuzzle", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=_env(), cwd=tmp_path)  # fmt: skip
+                            stderr=subprocess.PIPE, env=_env(), cwd=tmp_path, preexec_fn=default_signals)  # fmt: skip
     rc, _, err = _stop(proc, signum)
     assert rc == 128 + signum, err
     assert one_line_error(err) and signal.Signals(signum).name in err
@@ -109,7 +109,8 @@ except KeyboardInterrupt as error:
 @pytest.mark.slow
 def test_api_ctrl_c_stops_kernel(work):
     script = textwrap.dedent(API_SCRIPT)
-    run = subprocess.run([sys.executable, "-c", script, work], capture_output=True, env=_env(), timeout=300)
+    run = subprocess.run([sys.executable, "-c", script, work], capture_output=True, env=_env(), timeout=300,
+                         preexec_fn=default_signals)  # fmt: skip
     assert run.returncode == 0, run.stderr.decode()[-2000:]
     assert run.stdout.decode().split() == ["interrupted", "Interrupted", str(int(signal.SIGINT))]
     tried("signals")
@@ -162,7 +163,8 @@ def test_sigterm_ends_a_dask_check_whose_workers_block_in_a_read(tmp_path):
     os.mkfifo(fifo)
     threading.Thread(target=lambda: fifo.write_bytes((tmp_path / "ok.npy").read_bytes()), daemon=True).start()
     proc = subprocess.Popen([sys.executable, "-m", "fastpuzzle", "check", str(fifo), "--dask", "--summary"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), cwd=tmp_path)  # fmt: skip
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(), cwd=tmp_path,
+                            preexec_fn=default_signals)  # fmt: skip
     rc, _, err = _stop(proc, signal.SIGTERM, settle=3.0)
     assert rc == 128 + signal.SIGTERM and one_line_error(err)
     tried("signals")

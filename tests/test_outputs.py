@@ -17,7 +17,7 @@ import pytest
 from fastpuzzle.generate import random_solvable
 from fastpuzzle.io.write import AtomicOutput, NpyWriter, write_boards, write_text
 
-from .hostile import tried
+from .hostile import default_signals, tried
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARDS = random_solvable(3, 3, count=4, seed=1)
@@ -146,6 +146,7 @@ def test_signal_during_generate_leaves_no_temp_file(tmp_path, signum):
     proc = subprocess.Popen(
         [sys.executable, "-m", "fastpuzzle", "generate", "--shape", "6x6", "--count", "200000000", "--out", str(out),
          "--no-progress"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=default_signals,
     )
     try:
         deadline = time.monotonic() + 240
