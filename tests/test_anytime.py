@@ -381,6 +381,7 @@ def test_the_pass_below_the_answer_is_never_started_twice(monkeypatch):
     (every budget here: each plain pass from the root starts once, and a node budget holds)."""
     from fastpuzzle.search.solve import search_setup
     from tests import naive
+    from tests.test_probes import walk
 
     plain, root = [], [None]
     kernel = ida.ida_kernel
@@ -398,11 +399,7 @@ def test_the_pass_below_the_answer_is_never_started_twice(monkeypatch):
     reached = 0
     for steps in (80, 120):  # walks of 120 steps hold a board whose bound step reaches the last pass at 80,000 nodes
         for _ in range(4):
-            state = tuple(naive.cells_of(naive.goal(4, 5)))
-            for _ in range(steps):
-                nbrs = naive.neighbours(state, 4, 5)
-                state = nbrs[rng.integers(len(nbrs))]
-            cells = np.array(state, np.uint8)
+            cells = walk(rng, 4, 5, steps)
             root[0] = cells.tobytes()
             optimum = fp.solve(cells.reshape(4, 5), method="ida").length
             for max_nodes in (20_000, 80_000):

@@ -680,6 +680,8 @@ def test_the_anytime_search_takes_the_strongest_cached_database(monkeypatch):
     with pytest.warns(RuntimeWarning, match="the next database for the shape is used"):
         assert store.choose_database((5, 5), None, strongest=True) is fastest
     assert store.choose_database((5, 5), None) is fastest
+    with pytest.raises(TypeError, match="strongest"):
+        store.choose_database((5, 5), None, strongest="yes")
     asked = []
 
     class Chosen(Exception):

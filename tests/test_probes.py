@@ -220,6 +220,9 @@ def test_the_last_pass_takes_its_own_budget(rng):
     status, codes, nodes, _ = probes.optimal_search(board, small, max_nodes=2, max_length=int(info[3]),
                                                     last_pass=(None, None))  # fmt: skip
     assert not probes.uses_probes(small) and status in (ida.STATUS_BOUND, ida.STATUS_FOUND) and nodes > 2
+    # without max_length there is no last pass: the first budget holds throughout
+    status, _, nodes, _ = probes.optimal_search(cells, heur, max_nodes=2, last_pass=(None, 0.0))
+    assert status == ida.STATUS_NODES and nodes == 2
     # with the first budget only enough for the pass at h0, the last pass (at h0) still finishes
     status, codes, nodes, _ = probes.optimal_search(cells, heur, max_nodes=2, max_length=h0, last_pass=(None, 0.0))
     assert status == ida.STATUS_BOUND

@@ -108,7 +108,7 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     while status == ida.STATUS_BOUND:
         if max_length is not None and bound > max_length:
             break  # every bound up to max_length searched: no solution that short (STATUS_BOUND)
-        if last_pass is not None and bound > max_length - 2:  # the last pass: its own budget from here
+        if last_pass is not None and max_length is not None and bound > max_length - 2:  # the last pass: its budget
             max_nodes, deadline, last_pass = last_pass[0], float(last_pass[1] or 0.0), None
         nodes_left, seconds_left = left()
         if nodes_left == 0:

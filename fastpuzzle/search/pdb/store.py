@@ -297,6 +297,7 @@ def choose_database(shape, database, *, strongest=False):
             "build one with fastpuzzle.pdb.build_partition(shape, partition) and pass it as database="
         )
     named = prefs[0][0]  # the one to build when none is
+    strongest = options.flag(strongest, "strongest")
     if strongest:
         prefs = [p for p in prefs if not p[1]][::-1] + [p for p in prefs if p[1]]
     for key, auto in prefs:
