@@ -90,18 +90,20 @@ print(seconds, parity, max(len(f.signatures) for f in pieces))
 """
 
 
-#: Run first in a child to time a first call without :func:`fastpuzzle._jit.share_inline_copies`.
-_NO_INLINE_TRIM = "from fastpuzzle import _jit\n_jit.share_inline_copies = lambda: False\n"
+#: Run first in a child to time a first call without the compile trims: the inline copies
+#: (:func:`fastpuzzle._jit.share_inline_copies`) and the link-only helpers (:mod:`fastpuzzle._linkonly`).
+_NO_COMPILE_TRIMS = ("from fastpuzzle import _linkonly\n_linkonly.link_only_class = lambda twin_factory: None\n"
+                     "from fastpuzzle import _jit\n_jit.share_inline_copies = lambda: False\n")
 
 
-def cold_first_call(tree=None, inline_trim=True):
+def cold_first_call(tree=None, trims=True):
     """CPU seconds of the first solve in a fresh process with an empty Numba
     cache (as after an install), without the parity kernels of the
     solvability check (compiled first, timed apart); and the most
     signatures any piece of the kernel was compiled for (1 is the goal).
-    ``tree``: another checkout to time instead of this one; ``inline_trim``
-    False: Numba's inliner left as it is (:func:`fastpuzzle._jit.share_inline_copies`)."""
-    seconds, parity, signatures = _run_cold(_COLD if inline_trim else _NO_INLINE_TRIM + _COLD, tree).split()
+    ``tree``: another checkout to time instead of this one; ``trims`` False:
+    Numba's inliner and linking left as they are (:data:`_NO_COMPILE_TRIMS`)."""
+    seconds, parity, signatures = _run_cold(_COLD if trims else _NO_COMPILE_TRIMS + _COLD, tree).split()
     return float(seconds), float(parity), int(signatures)
 
 
@@ -140,7 +142,8 @@ def _run_cold(code, tree=None) -> str:
     root = Path(tree).resolve() if tree else Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(root))
-        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        # cwd: "python -c" puts the working directory first on the path, before PYTHONPATH
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(f"the cold child failed:\n{out.stderr}")
     return out.stdout
@@ -152,11 +155,11 @@ def cold_breakdown():
 
 
 def cold_against(other=None, repeats=5):
-    """:func:`cold_first_call` here and in the checkout ``other`` (None: here without the inline
-    trim), alternating (who goes first alternates too), ``repeats`` times each; prints both
+    """:func:`cold_first_call` here and in the checkout ``other`` (None: here without the compile
+    trims), alternating (who goes first alternates too), ``repeats`` times each; prints both
     medians and their ratio."""
-    label = str(other) if other else "here, Numba's inliner as it is"
-    runs = {"here": lambda: cold_first_call(), label: lambda: cold_first_call(other, inline_trim=other is not None)}
+    label = str(other) if other else "here, Numba's inliner and linking as they are"
+    runs = {"here": lambda: cold_first_call(), label: lambda: cold_first_call(other, trims=other is not None)}
     seconds = {name: [] for name in runs}
     for k in range(repeats):
         for name in (list(runs) if k % 2 == 0 else list(runs)[::-1]):
@@ -250,6 +253,11 @@ def run(quick: bool = False, cold: bool | None = None) -> list[dict]:
                          ratio=None, baseline=None,
                          note=f"compiles the solver's kernels, at most {signatures} signature(s) a piece; "
                               f"the parity kernels of the solvability check take {parity:.1f} s more"))
+        plain = cold_first_call(trims=False)[0]
+        rows.append(dict(family="constructive", name="first call, empty cache, no compile trims", value=plain,
+                         unit="s CPU", ratio=seconds / plain, baseline="the same without the compile trims",
+                         note="Numba's inliner and linking as they are (no shared inline copies, no link-only "
+                              "helpers), the next child process"))
     solve_constructive(random_board(6, 7, 0))  # warm the JIT
     kernel_length(random_board(6, 7, 0), 0)
     rows += steer_rows(quick)
@@ -309,7 +317,7 @@ if __name__ == "__main__":
                     help="also time the first call with an empty Numba cache (the full run does)")
     ap.add_argument("--cold-against", metavar="DIR",
                     help="only the first call with an empty cache, here and in the checkout DIR, alternating "
-                         "('-': here without the inline trim of fastpuzzle._jit)")
+                         "('-': here without the compile trims: inline copies, link-only helpers)")
     ap.add_argument("--repeats", type=int, default=5, help="runs of each side with --cold-against")
     ap.add_argument("--cold-breakdown", action="store_true",
                     help="only the first call with an empty cache: the compile seconds of each kernel and helper")

@@ -90,6 +90,8 @@ def _import_numba():
 
 numba = _import_numba()
 
+from ._linkonly import link_only_class  # noqa: E402  (after Numba, imported just above)
+
 
 def _skip_blas_probe() -> None:
     """Import ``numba.np.arraymath`` without its ``scipy.linalg`` probe (see above)."""
@@ -320,15 +322,24 @@ def jit(*args, **kwargs):
 
 
 def jit_inner(*args, **kwargs):
-    """:func:`jit` for a helper that only other kernels call.
-
-    Numba builds a C entry point (a ``cfunc`` wrapper, for first-class
-    function use) for every compiled function, and compiles it with it; a
-    helper called from compiled code needs none.  (Dropping the Python entry
-    point too, ``no_cpython_wrapper``, saves a little more but makes a call
-    from Python crash the interpreter.)
+    """:func:`jit` for a helper that only other kernels call: compiled for
+    linking into them only (:mod:`fastpuzzle._linkonly`), not cached on its
+    own; a call from Python runs an ordinary twin.  Where that trim is off,
+    an ordinary kernel without the C entry point (a ``cfunc`` wrapper, for
+    first-class function use) that Numba otherwise builds for every
+    function.
     """
-    return jit(*args, no_cfunc_wrapper=True, **kwargs)
+    if LinkOnlyDispatcher is None:
+        return jit(*args, no_cfunc_wrapper=True, **kwargs)
+    opts = dict(JIT_OPTIONS, nopython=True, no_cfunc_wrapper=True, **kwargs)
+    del opts["cache"]  # its code is cached in its callers'
+    if args and callable(args[0]):
+        return LinkOnlyDispatcher(args[0], targetoptions=opts)
+    return lambda func: LinkOnlyDispatcher(func, targetoptions=opts)
+
+
+#: The dispatcher of :func:`jit_inner` (None: plain Numba, see :mod:`fastpuzzle._linkonly`).
+LinkOnlyDispatcher = None if PLAIN_NUMBA else link_only_class(lambda func: jit(func, no_cfunc_wrapper=True))
 
 
 def pjit(*args, **kwargs):

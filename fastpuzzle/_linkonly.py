@@ -1,0 +1,138 @@
+"""Helpers compiled for linking only: optimised and turned into machine code once, in the kernel.
+
+Numba compiles every jitted function it meets as a library of its own:
+optimised, turned into machine code (so that Python can call it) and
+cached on disk.  A helper that only kernels call (:func:`fastpuzzle._jit.jit_inner`)
+needs none of that: each compiled caller links the helper's code into its
+own and optimises and compiles the whole again.  With helpers nested four
+deep (the constructive solver's tile walk), the innermost code was
+optimised and compiled four times over on a first call.
+
+:class:`LinkOnlyDispatcher` compiles a helper to its LLVM code alone:
+typed, lowered and given Numba's function passes, but neither
+module-optimised nor compiled to machine code nor cached.  The kernel that
+calls it links it in and optimises and compiles everything once (its own
+library, cached as usual: the helper's code lives in it).  The kernel's
+code is the same; the constructive solver's first call on an empty cache
+costs about a fifth less CPU (``python bench/bench_constructive.py --cold-against -``).
+
+A helper called from Python (a test, a doctest) runs a twin compiled the
+usual way.  A helper whose code needs its Numba environment (``print``, an
+exception with run-time arguments) is compiled the usual way too: a linked
+copy would find no environment.  Each piece reaches into Numba's
+internals, so :func:`link_only_class` checks them first and returns None
+where they differ (``FASTPUZZLE_PLAIN_NUMBA`` too): the helpers are then
+plain Numba functions, as the tests check.
+"""
+
+from __future__ import annotations
+
+__all__ = ["link_only_class"]
+
+
+def link_only_class(twin_factory):
+    """The :class:`LinkOnlyDispatcher` class, or None where Numba's internals differ.
+
+    ``twin_factory(py_func)``: the ordinary jitted function a Python call of
+    a helper runs.
+    """
+    try:
+        from numba.core import codegen, compiler, dispatcher, registry
+    except ImportError:
+        return None
+    library = getattr(codegen, "JITCodeLibrary", None)
+    base = getattr(registry, "CPUDispatcher", None)
+    needed = [(dispatcher, "_FunctionCompiler"), (library, "finalize"), (library, "_get_module_for_linking"),
+              (library, "_raise_if_finalized"), (codegen, "require_global_compiler_lock"),
+              (getattr(dispatcher, "_FunctionCompiler", None), "_customize_flags"), (base, "add_overload")]
+    if not all(getattr(owner, name, None) is not None for owner, name in needed):
+        return None
+    if not hasattr(compiler.Flags(), "no_compile"):
+        return None
+
+    class LinkOnlyLibrary(library):
+        """A library finished by linking what it calls: no optimisation, no machine code."""
+
+        def finalize(self):
+            codegen.require_global_compiler_lock()
+            self._raise_if_finalized()
+            seen = set()
+            for linked in self._linking_libraries:
+                if linked not in seen:
+                    seen.add(linked)
+                    self._reload_init.update(linked._reload_init)  # as Numba's finalize does
+                    self._final_module.link_in(linked._get_module_for_linking(), preserve=True)
+            self._finalized = True
+
+        def get_pointer_to_function(self, name):
+            raise RuntimeError(f"{self.name} is compiled for linking only: it has no machine code")
+
+        def serialize_using_object_code(self):
+            raise RuntimeError(f"{self.name} is compiled for linking only: it has no machine code")
+
+    class LinkOnlyCompiler(dispatcher._FunctionCompiler):
+        """Stops after lowering; the usual compile where the code needs its environment."""
+
+        usual = False
+
+        def _customize_flags(self, flags):
+            if not self.usual:
+                flags.no_compile = True
+                flags.no_cpython_wrapper = True
+            return flags
+
+        def _compile_core(self, args, return_type):
+            cres = super()._compile_core(args, return_type)
+            if cres.entry_point is None and _uses_environment(cres):
+                self.usual = True
+                try:
+                    cres = super()._compile_core(args, return_type)
+                finally:
+                    self.usual = False
+            return cres
+
+    class LinkOnlyEntry:
+        """Where a compiled caller finds a link-only overload (Numba keys its calls by entry point)."""
+
+        __slots__ = ("name", "args")
+
+        def __init__(self, name, args):
+            self.name = name
+            self.args = args
+
+        def __repr__(self):
+            return f"<link-only {self.name}{self.args}>"
+
+    class LinkOnlyDispatcher(base):
+        """A jitted helper compiled for linking into its callers only (see the module)."""
+
+        def __init__(self, py_func, locals=None, targetoptions=None, pipeline_class=compiler.Compiler):
+            super().__init__(py_func, locals, targetoptions, pipeline_class)
+            old = self._compiler
+            self._compiler = LinkOnlyCompiler(py_func, old.targetdescr, old.targetoptions, old.locals,
+                                              old.pipeline_class)
+            self._twin = None
+
+        def add_overload(self, cres):
+            if cres.entry_point is not None:  # compiled the usual way (see LinkOnlyCompiler)
+                return super().add_overload(cres)
+            args = tuple(cres.signature.args)
+            entry = LinkOnlyEntry(self.py_func.__qualname__, args)
+            cres = cres._replace(entry_point=entry)
+            cres.library.__class__ = LinkOnlyLibrary
+            self.targetctx.insert_user_function(entry, cres.fndesc, [cres.library])
+            self.overloads[args] = cres
+
+        def __call__(self, *args, **kwargs):
+            if self._twin is None:
+                self._twin = twin_factory(self.py_func)
+            return self._twin(*args, **kwargs)
+
+    return LinkOnlyDispatcher
+
+
+def _uses_environment(cres) -> bool:
+    """Whether the lowered code reads its Numba environment (a linked copy would find none)."""
+    name = cres.fndesc.env_name
+    # instructions are indented; the lines that define globals (the environment's own) start with @
+    return any(name in line and not line.startswith("@") for line in str(cres.library._final_module).splitlines())
