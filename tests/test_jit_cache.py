@@ -54,6 +54,8 @@ def test_a_change_in_a_callees_file_recompiles_its_caller(tmp_path):
     _package(tmp_path, 1)
     cache = tmp_path / "numba"
     assert _run(tmp_path, cache, plain=False) == (1, 0)  # compiled
+    cached = {p.name.split(".")[0] for p in cache.rglob("*.nbi")}
+    assert "caller" in cached and not any(name.startswith("callee") for name in cached)  # the helper: linked only
     assert _run(tmp_path, cache, plain=False) == (1, 1)  # loaded from the cache
     _package(tmp_path, 22)  # another size: another stamp, even within the file system's mtime step
     assert _run(tmp_path, cache, plain=False) == (22, 0)  # the caller is compiled afresh

@@ -22,7 +22,7 @@ from numba.core import inline_closurecall
 boards = fp.random_solvable(4, 4, count=2000, seed=5)
 boards[::3, 0, :2] = boards[::3, 0, 1::-1].copy()   # every third board unsolvable
 print(_jit.PLAIN_NUMBA, _jit.QuickLoadCache is None, type(lane_kernels.lane_range32._cache) is FunctionCache,
-      not hasattr(inline_closurecall.InlineWorker.inline_ir, "_fastpuzzle_trim"))
+      not hasattr(inline_closurecall.InlineWorker.inline_ir, "_fastpuzzle_trim"), _jit.LinkOnlyDispatcher is None)
 print(''.join('1' if s else '0' for s in fp.is_solvable(boards)))
 print(fp.solve(fp.random_solvable(3, 3, seed=2)).length)
 """
@@ -34,7 +34,7 @@ def test_kernels_run_with_every_trim_off():
                          cwd=ROOT, timeout=600)
     assert out.returncode == 0 and not out.stderr, out.stderr[-2000:]
     *flags, solvable, length = out.stdout.split()
-    assert flags == ["True", "True", "True", "True"]  # plain Numba: its own cache class and inliner, no trim
+    assert flags == ["True"] * 5  # plain Numba: its own cache class, inliner and linking, no trim
     boards = fp.random_solvable(4, 4, count=2000, seed=5)
     boards[::3, 0, :2] = boards[::3, 0, 1::-1].copy()
     assert solvable == "".join("1" if s else "0" for s in fp.is_solvable(boards))  # the trimmed process agrees
@@ -57,6 +57,17 @@ def test_trims_stand_down_when_numbas_internals_differ(monkeypatch, recwarn):
     # whether or not a compile of this process installed the trim before
     monkeypatch.setattr(inline_closurecall, "copy", types.SimpleNamespace(deepcopy=lambda x, memo=None: x))
     assert not _jit.share_inline_copies()
+    from numba.core import compiler, dispatcher
+
+    from fastpuzzle import _linkonly
+
+    assert _linkonly.link_only_class(_jit.jit) is not None
+    with monkeypatch.context() as patch:  # a compiler without the flag that stops after lowering
+        patch.setattr(compiler, "Flags", type("Flags", (), {}))
+        assert _linkonly.link_only_class(_jit.jit) is None
+    with monkeypatch.context() as patch:  # a function compiler laid out otherwise
+        patch.delattr(dispatcher._FunctionCompiler, "_customize_flags")
+        assert _linkonly.link_only_class(_jit.jit) is None
     monkeypatch.delattr(entrypoints, "_already_initialized", raising=False)
     _jit.skip_extension_scan()
     assert not hasattr(entrypoints, "_already_initialized")

@@ -19,7 +19,7 @@ from .routes import route_blank
 from .state import (
     BLANK_CELL, CODE_CAPACITY, DOWN, ERR_BUDGET, ERR_PARITY, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LEFT,
     LINE_FIRST, LINE_LAST, MOVE_COUNT, NO_TILE, RIGHT, ROUTED_MOVES, ROW_STRIDE, STATE_SIZE, STEER, TILE_STEPS, TRANSPOSED, UP,
-    logical_cell, physical_cell, play_pattern, run_blank,
+    logical_cell, physical_cell, run_blank,
 )  # fmt: skip
 from .tiles import move_tile, place_two
 
@@ -34,6 +34,9 @@ FIX_TRAPPED = np.array(["ULRD".index(ch) for ch in "LDRDLUURDLDRUULD"], np.int64
 # tile home from below, or from the right.
 TURN_FROM_BELOW = np.array([UP, LEFT, DOWN, RIGHT], np.int64)
 TURN_FROM_RIGHT = np.array([LEFT, UP, RIGHT, DOWN], np.int64)
+# The last two moves of a pair: the near tile slides in, its partner comes up (or the mirror).
+SLIDE_RIGHT_UP = np.array([RIGHT, DOWN], np.int64)
+SLIDE_LEFT_UP = np.array([LEFT, DOWN], np.int64)
 
 
 @jit(inline="always")  # written into line_step (see there)
@@ -95,22 +98,59 @@ def fill_line(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, 
     return True, lo, done
 
 
-@jit
-def line_step(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, weight, home_label,
-              lead, tr, tc, follow, fr, fc, gate, narrow):  # fmt: skip
-    """The one compiled entry of a line's tile walk: with ``lead < 0``,
-    :func:`fill_line` of row ``r0`` from column ``c0``; else
-    :func:`~fastpuzzle.search.constructive.tiles.place_two` of ``lead`` (to
-    (tr, tc)) and ``follow`` (to (fr, fc)), as ``(ok, c0, False)``.
+#: What :func:`line_step` runs (its ``op``): :func:`fill_line`, one
+#: :func:`~fastpuzzle.search.constructive.tiles.place_two`, one
+#: :func:`~fastpuzzle.search.constructive.tiles.move_tile`, one
+#: :func:`~fastpuzzle.search.constructive.routes.route_blank`, or a fixed pattern of moves.
+OP_FILL, OP_PAIR, OP_TILE, OP_ROUTE, OP_PATTERN = range(5)
 
-    Numba links a callee's code into every compiled caller and optimises it
-    again there: with both as entries of their own, the tile walk
-    (``move_tile`` and all it calls) was optimised three times on a first
-    call, here twice (in ``move_tile`` and here)."""
-    if lead < 0:
+
+@jit
+def line_step(cells, pos, locked, codes, state, visited, parent, queue, op, r0, c0, weight, home_label, pattern,
+              lead, tr, tc, follow, fr, fc, gate, narrow):  # fmt: skip
+    """The one compiled entry of the tile walk, as ``(ok, c0, done)``: by
+    ``op``, :func:`fill_line` of row ``r0`` from column ``c0``;
+    :func:`~fastpuzzle.search.constructive.tiles.place_two` of ``lead`` (to
+    (tr, tc)) and ``follow`` (to (fr, fc)); ``move_tile`` of ``lead`` to
+    (tr, tc) (``follow`` and ``gate`` as there); ``route_blank`` to
+    (tr, tc) round the cell (fr, fc); or the moves of ``pattern``.  Python
+    asks for the pieces of the walk it runs itself here too (:func:`walk`).
+
+    Numba links a callee's code into every compiled caller: the walk's
+    pieces are link-only helpers (:mod:`fastpuzzle._linkonly`), optimised
+    and compiled here alone, where as entries of their own each was
+    optimised and compiled again with all it calls."""
+    if op == OP_FILL:
         return fill_line(cells, pos, locked, codes, state, visited, parent, queue, r0, c0, weight, home_label)
-    ok = place_two(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, fr, fc, gate, narrow)
+    if op == OP_PAIR:
+        ok = place_two(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, fr, fc, gate,
+                       narrow)
+    elif op == OP_TILE:
+        ok = move_tile(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, gate)
+    elif op == OP_ROUTE:
+        ok = route_blank(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, fr, fc)
+    else:
+        one = np.int64(1)
+        for i in range(pattern.shape[0]):
+            run_blank(cells, pos, codes, state, pattern[i], one)
+        ok = True
     return ok, c0, False
+
+
+_NO_LABELS = np.empty(0, np.int64)
+_NO_PATTERN = np.empty(0, np.int64)
+
+
+def walk(work, op, lead=NO_TILE, tr=NO_TILE, tc=NO_TILE, follow=NO_TILE, fr=NO_TILE, fc=NO_TILE, gate=NO_TILE,
+         pattern=_NO_PATTERN):
+    """One piece of the walk run from Python (``op``, see :func:`line_step`); returns whether it
+    went through.  Every call passes the same types, so line_step is compiled once."""
+    return line_step(*work, op, -1, -1, 1, _NO_LABELS, pattern, lead, tr, tc, follow, fr, fc, gate, False)[0]
+
+
+def play_pattern(work, pattern):
+    """Play a fixed sequence of logical move codes (an int64 array)."""
+    walk(work, OP_PATTERN, pattern=pattern)
 
 
 def place_pair_mirrored(work, r0, near, a, b):
@@ -126,13 +166,13 @@ def place_pair_mirrored(work, r0, near, a, b):
     xr, xc = logical_cell(state, pos[b])
     if not (xr > ar + 1 and ar > r0):
         return False
-    if move_tile(*work, a, ar, far, NO_TILE, NO_TILE):
+    if walk(work, OP_TILE, a, ar, far):
         lead_cell = pos[a]
         locked[lead_cell] = 1
-        ok = move_tile(*work, b, ar + 1, far, NO_TILE, NO_TILE)
+        ok = walk(work, OP_TILE, b, ar + 1, far)
         locked[lead_cell] = 0
         if ok:
-            move_tile(*work, a, r0, far, b, r0)
+            walk(work, OP_TILE, a, r0, far, b, gate=r0)
     state[ERROR] = 0
     home_a = physical_cell(state, r0, near)
     home_b = physical_cell(state, r0, far)
@@ -140,11 +180,10 @@ def place_pair_mirrored(work, r0, near, a, b):
     if cells[home_b] == a and cells[below] == b:
         locked[home_b] = 1
         locked[below] = 1
-        ok = route_blank(*work, r0, near, NO_TILE, NO_TILE)
+        ok = walk(work, OP_ROUTE, tr=r0, tc=near)
         locked[below] = 0
         if ok:
-            run_blank(cells, pos, codes, state, RIGHT, 1)  # a slides to its cell
-            run_blank(cells, pos, codes, state, DOWN, 1)  # b comes up into its cell
+            play_pattern(work, SLIDE_RIGHT_UP)  # a slides to its cell, b comes up into its cell
             locked[home_a] = 1
             locked[home_b] = 1
             return True
@@ -162,29 +201,29 @@ def place_pair(work, r0, near, a, b, narrow, weight, home_label):
     far = near + 1
     home_a = physical_cell(state, r0, near)
     home_b = physical_cell(state, r0, far)
-    if not line_step(*work, r0, near, weight, home_label, b, r0, near, a, r0 + 1, near, r0, narrow)[0]:
+    if not line_step(*work, OP_PAIR, r0, near, weight, home_label, _NO_PATTERN, b, r0, near, a, r0 + 1, near, r0,
+                     narrow)[0]:
         return False
     locked[home_a] = 1
     ar, ac = logical_cell(state, pos[a])
     br, bc = logical_cell(state, state[BLANK_CELL])
     if ar == r0 + 1 and ac == far and br == r0 and bc == far:
         # Blank shut in the corner above a.
-        play_pattern(cells, pos, codes, state, FIX_TRAPPED)
+        play_pattern(work, FIX_TRAPPED)
     elif ar == r0 and ac == far:
         # a in the far corner: the pair cannot be rotated in; fixed pattern.
-        if not route_blank(*work, r0 + 1, near, ar, ac):
+        if not walk(work, OP_ROUTE, tr=r0 + 1, tc=near, fr=ar, fc=ac):
             return False
-        play_pattern(cells, pos, codes, state, FIX_CORNER)
+        play_pattern(work, FIX_CORNER)
     else:
         below = physical_cell(state, r0 + 1, near)
-        if not move_tile(*work, a, r0 + 1, near, NO_TILE, NO_TILE):
+        if not walk(work, OP_TILE, a, r0 + 1, near):
             return False
         locked[below] = 1
-        if not route_blank(*work, r0, far, NO_TILE, NO_TILE):
+        if not walk(work, OP_ROUTE, tr=r0, tc=far):
             return False
         locked[below] = 0
-        run_blank(cells, pos, codes, state, LEFT, 1)  # b slides to its cell
-        run_blank(cells, pos, codes, state, DOWN, 1)  # a comes up into its cell
+        play_pattern(work, SLIDE_LEFT_UP)  # b slides to its cell, a comes up into its cell
     locked[home_a] = 1
     locked[home_b] = 1
     return True
@@ -220,17 +259,18 @@ def placement_labels(m, n):
     return home_label
 
 
-def turn_last_square(cells, pos, codes, state, m, n, home_label):
+def turn_last_square(work, m, n, home_label):
     """The final 2 x 2, blank in its corner: one turn of its cycle at most.
     Returns False when it cannot be turned into place (a parity bug)."""
+    cells = work[0]
     top_left = (m - 2) * n + n - 2
     top_right = top_left + 1
     bottom_left = top_left + n
     if cells[top_left] != home_label[top_left]:
         if cells[bottom_left] == home_label[top_left]:
-            play_pattern(cells, pos, codes, state, TURN_FROM_BELOW)
+            play_pattern(work, TURN_FROM_BELOW)
         else:
-            play_pattern(cells, pos, codes, state, TURN_FROM_RIGHT)
+            play_pattern(work, TURN_FROM_RIGHT)
     return (cells[top_left] == home_label[top_left] and cells[top_right] == home_label[top_right]
             and cells[bottom_left] == home_label[bottom_left])
 
@@ -290,22 +330,22 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1, deadli
             return state[MOVE_COUNT], state[ERROR]
     # Final 2 x 2: blank to its corner, then one turn of the cycle at most.
     state[TRANSPOSED], state[FRAME_ROWS], state[FRAME_COLS] = 0, m, n
-    if not route_blank(*work, m - 1, n - 1, NO_TILE, NO_TILE):
+    if not walk(work, OP_ROUTE, tr=m - 1, tc=n - 1):
         return state[MOVE_COUNT], state[ERROR]
     stats[0] = state[TILE_STEPS]
     stats[1] = state[ROUTED_MOVES]
-    cells, pos, _, codes, state = work[:5]
-    if not turn_last_square(cells, pos, codes, state, m, n, home_label):
+    if not turn_last_square(work, m, n, home_label):
         state[ERROR] = ERR_PARITY
         return state[MOVE_COUNT], state[ERROR]
-    play_pattern(cells, pos, codes, state, back)  # from the corner to the goal's blank cell
+    play_pattern(work, np.array(back, np.int64))  # from the corner to the goal's blank cell
     return state[MOVE_COUNT], state[ERROR]
 
 
 def place_line(work, r0, c0, weight, home_label):
     """Place row ``r0`` of the frame from column ``c0`` on: its ends
     (:func:`fill_line`), then its last two tiles as a pair."""
-    ok, near, done = line_step(*work, r0, c0, weight, home_label, -1, -1, -1, -1, -1, -1, -1, False)
+    ok, near, done = line_step(*work, OP_FILL, r0, c0, weight, home_label, _NO_PATTERN, -1, -1, -1, -1, -1, -1, -1,
+                               False)
     if not ok or done:
         return ok
     a = home_label[physical_cell(work[4], r0, near)]

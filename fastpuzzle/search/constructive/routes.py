@@ -304,7 +304,7 @@ def bfs_route(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, 
     return True
 
 
-@jit
+@jit_inner
 def route_blank(cells, pos, locked, codes, state, visited, parent, queue, tr, tc, xr, xc):
     """Take the blank to logical (tr, tc) without touching (xr, xc) or locked
     cells, by a shortest L-shaped path where one exists."""

@@ -107,7 +107,7 @@ def direction_code(dr, dc):
     return RIGHT
 
 
-@jit
+@jit_inner
 def run_blank(cells, pos, codes, state, code, k):
     """``k`` moves of the blank in logical direction ``code`` (no checks:
     the callers only ask for legal moves).  Move codes are recorded into
@@ -147,13 +147,6 @@ def run_blank(cells, pos, codes, state, code, k):
     state[BLANK_CELL] = b
     state[MOVE_COUNT] = count
     state[RING_DEPTH] = depth
-
-
-def play_pattern(cells, pos, codes, state, pattern):
-    """Play a fixed sequence of logical move codes (from Python: the
-    patterns are short and rare)."""
-    for code in pattern:
-        run_blank(cells, pos, codes, state, int(code), 1)
 
 
 @jit_inner

@@ -1,0 +1,95 @@
+"""Helpers compiled for linking only (fastpuzzle._linkonly): the kernels that call them give the
+answers plain Numba gives, a helper is never turned into machine code of its own, and a helper
+called from Python, or one that needs its Numba environment, still works."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+from fastpuzzle import _jit, _linkonly
+
+pytestmark = pytest.mark.skipif(_jit.LinkOnlyDispatcher is None, reason="plain Numba: no link-only helpers")
+
+
+@_jit.jit_inner
+def _twice(a, i):
+    return a[i] * 2
+
+
+@_jit.jit_inner
+def _twice_plus_next(a, i):
+    return _twice(a, i) + a[i + 1]  # a helper calling a helper
+
+
+@_jit.jit_inner
+def _checked(a, i):
+    if a[i] < 0:
+        raise ValueError("negative at", i)  # run-time arguments: the helper needs its environment
+    return a[i]
+
+
+@_jit.jit(cache=False)
+def _caller(a, i):
+    return _twice(a, i) + _twice_plus_next(a, i)
+
+
+@_jit.jit(cache=False)
+def _other_caller(a):
+    total = 0
+    for i in range(a.size - 1):
+        total += _twice_plus_next(a, i) + _checked(a, i)
+    return total
+
+
+def _overload(helper):
+    (cres,) = helper.overloads.values()
+    return cres
+
+
+def test_kernels_calling_helpers_give_the_python_answers():
+    a = np.arange(7, dtype=np.int64) * 3 - 4
+    a[0] = 5
+    assert _caller(a, 2) == _caller.py_func(a, 2) == 2 * a[2] + 2 * a[2] + a[3]
+    with pytest.raises(ValueError, match="negative at"):
+        _other_caller(a)
+    a = np.abs(a)
+    assert _other_caller(a) == _other_caller.py_func(a)  # the same helper linked into a second kernel
+
+
+def test_a_helper_has_no_machine_code_of_its_own():
+    _caller(np.arange(5, dtype=np.int64), 1)
+    for helper in (_twice, _twice_plus_next):
+        assert type(helper) is _jit.LinkOnlyDispatcher
+        cres = _overload(helper)
+        assert not callable(cres.entry_point)  # a key for the callers' lowering, not a function
+        with pytest.raises(RuntimeError, match="linking only"):
+            cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+        with pytest.raises(RuntimeError, match="linking only"):
+            cres.library.serialize_using_object_code()
+        assert helper._cache.__class__.__name__ == "NullCache"  # cached in its callers only
+
+
+def test_a_helper_that_needs_its_environment_compiles_the_usual_way():
+    a = np.array([3, -1, 4], dtype=np.int64)
+    with pytest.raises(ValueError, match="negative at"):
+        _other_caller(a)
+    cres = _overload(_checked)
+    assert callable(cres.entry_point)  # an ordinary compile, machine code and all
+    assert _linkonly._uses_environment(cres)
+    assert not _linkonly._uses_environment(_overload(_twice))
+
+
+def test_a_helper_called_from_python_runs_a_twin():
+    a = np.arange(6, dtype=np.int64)
+    assert _twice_plus_next(a, 3) == 2 * 3 + 4
+    assert _twice(a, 5) == 10
+    assert type(_twice._twin) is not _jit.LinkOnlyDispatcher and _twice._twin.py_func is _twice.py_func
+    with pytest.raises(ValueError, match="negative at"):
+        _checked(np.array([-2]), 0)
+
+
+def test_a_helper_pickles_as_numba_functions_do():
+    _caller(np.arange(5, dtype=np.int64), 1)
+    again = pickle.loads(pickle.dumps(_twice))
+    assert again is _twice  # Numba keeps one dispatcher per function in a process
