@@ -16,8 +16,8 @@ boards:
   bound on any solution), measured on the same board in the same run;
 * steered (best routes in a band, the displaced tiles' gains weighted by
   their walks home) against the solvers before: best routes with unweighted
-  gains (``solve_kernel(..., steer=3)``), routes steered step by step
-  (``steer=2``) and plain routes (``steer=0``, the solver before steering),
+  gains (``solve_kernel(..., steer=2)``) and plain routes (``steer=0``, the
+  solver before steering),
   side by side on the same boards in one run (10 x 10, 30 x 30, 100 x 100,
   300 x 300 and 50 x 200; several boards for the small sizes): length /
   Manhattan and CPU seconds of each, and the CPU time against plain routes'
@@ -52,7 +52,7 @@ from fastpuzzle.boards import goal_board, relabel_for_goal  # noqa: E402
 from fastpuzzle.search.constructive import relabelled_manhattan, solve_constructive  # noqa: E402
 from fastpuzzle.search.constructive.lines import solve_kernel  # noqa: E402
 from fastpuzzle.search.constructive.solver import blank_to_corner  # noqa: E402
-from fastpuzzle.search.constructive.state import STEER_BEST, STEER_PLAIN, STEER_STEP, STEER_WEIGHTED  # noqa: E402
+from fastpuzzle.search.constructive.state import STEER_BEST, STEER_PLAIN, STEER_WEIGHTED  # noqa: E402
 from fastpuzzle.solvability import is_solvable  # noqa: E402
 
 SOURCES = "sources' Python solver: 9.8 s at 40x40, 84 s at 60x60, 3.6-5.3x Manhattan, fails on 8x13"
@@ -178,8 +178,8 @@ def _median(values):
 def kernel_length(board, steer):
     """Moves of the kernel (counted, not kept) in steering mode ``steer``
     (``state.STEER_*``: 1, gains weighted by the tiles' walks, the solver;
-    3, best routes with unweighted gains, and 2, routes steered step by step,
-    the solver before; 0, plain routes), and its CPU seconds."""
+    2, best routes with unweighted gains, the solver before; 0, plain
+    routes), and its CPU seconds."""
     m, n = board.shape
     shifted, back = blank_to_corner(goal_board(m, n))
     cells = relabel_for_goal(board, shifted).ravel().astype(np.int32)
@@ -199,8 +199,6 @@ STEER_CASES = [(10, 10, 50, 20), (30, 30, 10, 4), (100, 100, 2, 1), (300, 300, 1
 BEFORE = (
     (STEER_BEST, "steered unweighted (before)",
      "the same boards with best routes and unweighted gains (the solver before), this run"),
-    (STEER_STEP, "steered step by step (before)",
-     "the same boards with routes steered step by step (the solver before), this run"),
 )
 
 

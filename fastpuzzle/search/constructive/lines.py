@@ -18,7 +18,8 @@ from ..._jit import jit
 from .routes import route_blank
 from .state import (
     BLANK_CELL, CODE_CAPACITY, DOWN, ERR_BUDGET, ERR_PARITY, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LEFT,
-    LINE_FIRST, LINE_LAST, MOVE_COUNT, NO_TILE, RIGHT, ROUTED_MOVES, ROW_STRIDE, STATE_SIZE, STEER, TILE_STEPS, TRANSPOSED, UP,
+    LINE_FIRST, LINE_LAST, MOVE_COUNT, NO_TILE, RIGHT, ROUTED_MOVES, ROW_STRIDE, STATE_SIZE, STEER, STEER_MODES, TILE_STEPS,
+    TRANSPOSED, UP,
     logical_cell, physical_cell, run_blank,
 )  # fmt: skip
 from .tiles import move_tile, place_two
@@ -286,14 +287,15 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1, deadli
     :func:`time.perf_counter` reading).  ``steer`` is a steering mode
     (``state.STEER_*``): 1, the solver, gains weighted by the tiles' walks
     (:func:`.routes.walk_gain`); 0 plays the plain routes (no steering, see
-    :mod:`.routes`), 2 routes steered step by step, 3 best routes with
-    unweighted gains (the solvers before: kept for the benchmark's side by
-    side).
+    :mod:`.routes`), 2 best routes with unweighted gains (the solver
+    before: kept for the benchmark's side by side).
 
     The lines are driven from here, one compiled call or three per line
     (about 600 calls for 300 x 300, small next to a line's work): no
     compiled function holds the whole solver, so the first call compiles
     each piece once and links the tile walk into few callers."""
+    if steer not in STEER_MODES:
+        raise ValueError(f"steer must be one of {STEER_MODES}, got {steer!r}")
     size = m * n
     home_label = placement_labels(m, n)
     kernel_label = np.empty(size, np.int32)  # default-goal label -> kernel label

@@ -29,7 +29,7 @@ from ..._jit import jit, jit_inner
 from ...moves import COL_STEP, ROW_STEP, step_cell
 from .state import (
     BFS_STAMP, BLANK_CELL, DOWN, ERR_ROUTE, ERROR, FRAME_COLS, FRAME_ROWS, LEFT, LINE_FIRST, LINE_LAST, RIGHT, STEER,
-    STEER_STEP, STEER_WEIGHTED, TRANSPOSED, UP,
+    STEER_WEIGHTED, TRANSPOSED, UP,
     cell_free_unpacked, frame_steps, logical_cell, physical_cell, run_blank,
 )  # fmt: skip
 
@@ -212,22 +212,11 @@ def best_plan(cells, pos, locked, state, parent, queue, tr, tc, xr, xc):
 def steered_route(cells, pos, locked, codes, state, parent, queue, tr, tc, xr, xc):
     """Take the blank to (tr, tc) by a Manhattan-shortest path, choosing the
     moves that help the displaced tiles most: the best such path in a band
-    round the straight line (:func:`best_plan`); with ``state[STEER] == 2``
-    step by step instead (:func:`steered_plan`, the solver before, kept for
-    the benchmark's side by side).  A monotone path visits every cell once,
+    round the straight line (:func:`best_plan`).  A monotone path visits every cell once,
     so the tiles it meets are still where they were: the path is planned
     first, then played.  Returns False (nothing played) when the walk gets
     blocked."""
     one = np.int64(1)
-    if state[STEER] == STEER_STEP:
-        br, bc = logical_cell(state, state[BLANK_CELL])
-        rows, cols, row_step, col_step = frame_steps(state)
-        k = steered_plan(cells, pos, locked, state, rows, cols, row_step, col_step, br, bc, tr, tc, xr, xc, queue)
-        if k < 0:
-            return False
-        for i in range(k):
-            run_blank(cells, pos, codes, state, queue[i], one)
-        return True
     k = best_plan(cells, pos, locked, state, parent, queue, tr, tc, xr, xc)
     if k < 0:
         return False

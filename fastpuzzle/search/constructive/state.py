@@ -46,13 +46,12 @@ RING_SIZE = 64
 STATE_SIZE = RING + RING_SIZE
 
 #: Steering modes (``state[STEER]``, the ``steer`` argument of ``lines.solve_kernel``): plain
-#: routes; the default, gains weighted by the tiles' walks (``routes.walk_gain``); routes steered
-#: step by step, and best routes, both with unweighted gains (the solver before: kept for the
-#: benchmark's side by side).
+#: routes; the default, gains weighted by the tiles' walks (``routes.walk_gain``); best routes
+#: with unweighted gains (the solver before: kept for the benchmark's side by side).
 STEER_PLAIN = 0
 STEER_WEIGHTED = 1
-STEER_STEP = 2
-STEER_BEST = 3
+STEER_BEST = 2
+STEER_MODES = (STEER_PLAIN, STEER_WEIGHTED, STEER_BEST)
 
 #: Errors reported by the kernel (the first two would be bugs: the wrapper
 #: only passes solvable boards).
