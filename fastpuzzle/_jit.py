@@ -321,21 +321,29 @@ def jit(*args, **kwargs):
     return lambda func: _quick_loading(decorate(func))
 
 
-def jit_inner(*args, **kwargs):
+def jit_inner(*args, always_inline=False, **kwargs):
     """:func:`jit` for a helper that only other kernels call: compiled for
     linking into them only (:mod:`fastpuzzle._linkonly`), not cached on its
-    own; a call from Python runs an ordinary twin.  Where that trim is off,
-    an ordinary kernel without the C entry point (a ``cfunc`` wrapper, for
-    first-class function use) that Numba otherwise builds for every
-    function.
+    own; a call from Python runs an ordinary twin.  ``always_inline``: LLVM
+    inlines it into every caller (for a small helper of a hot loop: Numba
+    types and lowers it once, where ``inline="always"`` copies it into its
+    callers' IR at every call).  Where the trim is off, an ordinary kernel
+    without the C entry point (a ``cfunc`` wrapper, for first-class function
+    use) that Numba otherwise builds for every function.
     """
     if LinkOnlyDispatcher is None:
         return jit(*args, no_cfunc_wrapper=True, **kwargs)
     opts = dict(JIT_OPTIONS, nopython=True, no_cfunc_wrapper=True, **kwargs)
     del opts["cache"]  # its code is cached in its callers'
+
+    def link_only(func):
+        helper = LinkOnlyDispatcher(func, targetoptions=opts)
+        helper.always_inline = bool(always_inline)
+        return helper
+
     if args and callable(args[0]):
-        return LinkOnlyDispatcher(args[0], targetoptions=opts)
-    return lambda func: LinkOnlyDispatcher(func, targetoptions=opts)
+        return link_only(args[0])
+    return link_only
 
 
 #: The dispatcher of :func:`jit_inner` (None: plain Numba, see :mod:`fastpuzzle._linkonly`).

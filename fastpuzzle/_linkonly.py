@@ -106,6 +106,9 @@ def link_only_class(twin_factory):
     class LinkOnlyDispatcher(base):
         """A jitted helper compiled for linking into its callers only (see the module)."""
 
+        #: Whether LLVM inlines the helper into every caller (see :func:`fastpuzzle._jit.jit_inner`).
+        always_inline = False
+
         def __init__(self, py_func, locals=None, targetoptions=None, pipeline_class=compiler.Compiler):
             super().__init__(py_func, locals, targetoptions, pipeline_class)
             old = self._compiler
@@ -120,6 +123,9 @@ def link_only_class(twin_factory):
             entry = LinkOnlyEntry(self.py_func.__qualname__, args)
             cres = cres._replace(entry_point=entry)
             cres.library.__class__ = LinkOnlyLibrary
+            if self.always_inline:
+                cres.library._final_module.get_function(cres.fndesc.llvm_func_name).add_function_attribute(
+                    "alwaysinline")
             self.targetctx.insert_user_function(entry, cres.fndesc, [cres.library])
             self.overloads[args] = cres
 

@@ -29,6 +29,16 @@ def _checked(a, i):
     return a[i]
 
 
+@_jit.jit_inner(always_inline=True)
+def _tripled(a, i):
+    return a[i] * 3
+
+
+@_jit.jit(cache=False)
+def _inlining_caller(a, i):
+    return _tripled(a, i) - _twice(a, i)
+
+
 @_jit.jit(cache=False)
 def _caller(a, i):
     return _twice(a, i) + _twice_plus_next(a, i)
@@ -93,3 +103,16 @@ def test_a_helper_pickles_as_numba_functions_do():
     _caller(np.arange(5, dtype=np.int64), 1)
     again = pickle.loads(pickle.dumps(_twice))
     assert again is _twice  # Numba keeps one dispatcher per function in a process
+
+
+def test_an_always_inline_helper_is_inlined_into_its_callers():
+    a = np.arange(5, dtype=np.int64)
+    assert _inlining_caller(a, 3) == 3
+    cres = _overload(_tripled)
+    name = cres.fndesc.llvm_func_name
+    assert b"alwaysinline" in list(cres.library._final_module.get_function(name).attributes)
+    assert b"alwaysinline" not in list(_overload(_twice).library._final_module.get_function(
+        _overload(_twice).fndesc.llvm_func_name).attributes)
+    code = _inlining_caller.inspect_llvm(_inlining_caller.signatures[0])
+    assert not [line for line in code.splitlines() if "call " in line and name in line]  # no call left
+    assert _tripled(a, 4) == 12  # from Python: the twin

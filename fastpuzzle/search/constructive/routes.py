@@ -75,7 +75,7 @@ def walk_gain(long_weight, a0, b0, a1, b1):
     return long_weight * (max(a0, b0) - max(a1, b1)) + SHORT_LEG_WEIGHT * (min(a0, b0) - min(a1, b1))
 
 
-@jit(inline="always")
+@jit_inner(always_inline=True)  # five call sites: typed once, inlined by LLVM (written into each, it was typed five times)
 def steer_gain(cells, pos, state, row_step, col_step, r, c, nr, nc):
     """How much closer to its home the tile at logical (nr, nc) gets when the
     blank at (r, c) moves there (it then sits at (r, c)): :func:`walk_gain`,
