@@ -435,7 +435,7 @@ def join_cell(pos, locked, state, mover, anchor, tr, tc, front):
     return cr, cc
 
 
-@jit(inline="always")  # written into lines.line_step, its one compiled caller: the tile walk is linked there once
+@jit_inner  # called twice in line_step (by fill_line and for a pair): typed once
 def place_two(cells, pos, locked, codes, state, visited, parent, queue, lead, tr, tc, follow, fr, fc, gate, narrow):
     """Bring ``lead`` to (tr, tc) with ``follow`` (whose own target is
     (fr, fc), next to it) either trailing it as a pair or left for later,
