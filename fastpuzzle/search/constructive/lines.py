@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 from ..._jit import jit
+from ...errors import OptionError
 from .routes import route_blank
 from .state import (
     BLANK_CELL, CODE_CAPACITY, DOWN, ERR_BUDGET, ERR_PARITY, ERROR, FRAME_COLS, FRAME_ROWS, INFINITE, LEFT,
@@ -295,7 +296,7 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1, deadli
     compiled function holds the whole solver, so the first call compiles
     each piece once and links the tile walk into few callers."""
     if steer not in STEER_MODES:
-        raise ValueError(f"steer must be one of {STEER_MODES}, got {steer!r}")
+        raise OptionError("steer", steer, f"must be one of {STEER_MODES}")
     size = m * n
     home_label = placement_labels(m, n)
     kernel_label = np.empty(size, np.int32)  # default-goal label -> kernel label
