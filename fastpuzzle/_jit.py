@@ -28,7 +28,11 @@ prints it: 1.1-1.3 s of CPU before, 0.75-0.85 s after, on the shared
 * :func:`skip_extension_scan`: the command line does not look for Numba
   extensions among the installed packages;
 * :func:`share_inline_copies`: a compile that inlines one of this package's
-  functions copies its IR in one go, not block by block.
+  functions copies its IR in one go, not block by block;
+* :func:`jit_inner`: a helper that only kernels call is compiled for linking
+  only (:mod:`fastpuzzle._linkonly`): optimised and turned into machine code
+  once, in each kernel that calls it, not again at every level of the call
+  tree.
 
 :class:`QuickLoadCache` also keys every cached kernel by a stamp of the
 whole package's sources (:func:`source_stamp`), so that a kernel never keeps

@@ -57,10 +57,12 @@ def link_only_class(twin_factory):
             codegen.require_global_compiler_lock()
             self._raise_if_finalized()
             seen = set()
+            reload_init = getattr(self, "_reload_init", None)  # Numba 0.60 on
             for linked in self._linking_libraries:
                 if linked not in seen:
                     seen.add(linked)
-                    self._reload_init.update(linked._reload_init)  # as Numba's finalize does
+                    if reload_init is not None:  # as Numba's finalize does
+                        reload_init.update(linked._reload_init)
                     self._final_module.link_in(linked._get_module_for_linking(), preserve=True)
             self._finalized = True
 
@@ -110,7 +112,9 @@ def link_only_class(twin_factory):
         always_inline = False
 
         def __init__(self, py_func, locals=None, targetoptions=None, pipeline_class=compiler.Compiler):
-            super().__init__(py_func, locals, targetoptions, pipeline_class)
+            # None is Numba's default from 0.60 on, {} before
+            super().__init__(py_func, {} if locals is None else locals, {} if targetoptions is None else targetoptions,
+                             pipeline_class)
             old = self._compiler
             self._compiler = LinkOnlyCompiler(py_func, old.targetdescr, old.targetoptions, old.locals,
                                               old.pipeline_class)

@@ -110,9 +110,8 @@ def test_an_always_inline_helper_is_inlined_into_its_callers():
     assert _inlining_caller(a, 3) == 3
     cres = _overload(_tripled)
     name = cres.fndesc.llvm_func_name
-    assert b"alwaysinline" in list(cres.library._final_module.get_function(name).attributes)
-    assert b"alwaysinline" not in list(_overload(_twice).library._final_module.get_function(
-        _overload(_twice).fndesc.llvm_func_name).attributes)
+    assert "alwaysinline" in str(cres.library._final_module)  # the IR's text: older llvmlite lists no attributes
+    assert "alwaysinline" not in str(_overload(_twice).library._final_module)
     code = _inlining_caller.inspect_llvm(_inlining_caller.signatures[0])
     assert not [line for line in code.splitlines() if "call " in line and name in line]  # no call left
     assert _tripled(a, 4) == 12  # from Python: the twin

@@ -36,9 +36,9 @@ FIX_TRAPPED = np.array(["ULRD".index(ch) for ch in "LDRDLUURDLDRUULD"], np.int64
 # tile home from below, or from the right.
 TURN_FROM_BELOW = np.array([UP, LEFT, DOWN, RIGHT], np.int64)
 TURN_FROM_RIGHT = np.array([LEFT, UP, RIGHT, DOWN], np.int64)
-# The last two moves of a pair: the near tile slides in, its partner comes up (or the mirror).
-SLIDE_RIGHT_UP = np.array([RIGHT, DOWN], np.int64)
-SLIDE_LEFT_UP = np.array([LEFT, DOWN], np.int64)
+# The blank's last two moves of a pair: a tile slides sideways into its cell, the other comes up into its own.
+BLANK_RIGHT_DOWN = np.array([RIGHT, DOWN], np.int64)
+BLANK_LEFT_DOWN = np.array([LEFT, DOWN], np.int64)
 
 
 @jit(inline="always")  # written into line_step (see there)
@@ -185,7 +185,7 @@ def place_pair_mirrored(work, r0, near, a, b):
         ok = walk(work, OP_ROUTE, tr=r0, tc=near)
         locked[below] = 0
         if ok:
-            play_pattern(work, SLIDE_RIGHT_UP)  # a slides to its cell, b comes up into its cell
+            play_pattern(work, BLANK_RIGHT_DOWN)  # a slides to its cell, b comes up into its cell
             locked[home_a] = 1
             locked[home_b] = 1
             return True
@@ -225,7 +225,7 @@ def place_pair(work, r0, near, a, b, narrow, weight, home_label):
         if not walk(work, OP_ROUTE, tr=r0, tc=far):
             return False
         locked[below] = 0
-        play_pattern(work, SLIDE_LEFT_UP)  # b slides to its cell, a comes up into its cell
+        play_pattern(work, BLANK_LEFT_DOWN)  # b slides to its cell, a comes up into its cell
     locked[home_a] = 1
     locked[home_b] = 1
     return True
