@@ -30,9 +30,7 @@ prints it: 1.1-1.3 s of CPU before, 0.75-0.85 s after, on the shared
 * :func:`share_inline_copies`: a compile that inlines one of this package's
   functions copies its IR in one go, not block by block;
 * :func:`jit_inner`: a helper that only kernels call is compiled for linking
-  only (:mod:`fastpuzzle._linkonly`): optimised and turned into machine code
-  once, in each kernel that calls it, not again at every level of the call
-  tree.
+  only (:mod:`fastpuzzle._linkonly`).
 
 :class:`QuickLoadCache` also keys every cached kernel by a stamp of the
 whole package's sources (:func:`source_stamp`), so that a kernel never keeps
@@ -335,23 +333,17 @@ def jit_inner(*args, always_inline=False, **kwargs):
     without the C entry point (a ``cfunc`` wrapper, for first-class function
     use) that Numba otherwise builds for every function.
     """
-    if LinkOnlyDispatcher is None:
-        return jit(*args, no_cfunc_wrapper=True, **kwargs)
+    if LinkOnlyDispatcher is None or (args and not callable(args[0])) or "locals" in kwargs:
+        return jit(*args, no_cfunc_wrapper=True, **kwargs)  # signatures and locals: an ordinary kernel
     opts = dict(JIT_OPTIONS, nopython=True, no_cfunc_wrapper=True, **kwargs)
     del opts["cache"]  # its code is cached in its callers'
-
-    def link_only(func):
-        helper = LinkOnlyDispatcher(func, targetoptions=opts)
-        helper.always_inline = bool(always_inline)
-        return helper
-
-    if args and callable(args[0]):
-        return link_only(args[0])
-    return link_only
+    link_only = lambda func: LinkOnlyDispatcher.make(func, opts, always_inline)  # noqa: E731
+    return link_only(args[0]) if args else link_only
 
 
 #: The dispatcher of :func:`jit_inner` (None: plain Numba, see :mod:`fastpuzzle._linkonly`).
-LinkOnlyDispatcher = None if PLAIN_NUMBA else link_only_class(lambda func: jit(func, no_cfunc_wrapper=True))
+LinkOnlyDispatcher = None if PLAIN_NUMBA else link_only_class(
+    lambda func, options: jit(func, no_cfunc_wrapper=True, **options))
 
 
 def pjit(*args, **kwargs):

@@ -12,9 +12,10 @@ optimised and compiled four times over on a first call.
 typed, lowered and given Numba's function passes, but neither
 module-optimised nor compiled to machine code nor cached.  The kernel that
 calls it links it in and optimises and compiles everything once (its own
-library, cached as usual: the helper's code lives in it).  The kernel's
-code is the same; the constructive solver's first call on an empty cache
-costs about a fifth less CPU (``python bench/bench_constructive.py --cold-against -``).
+library, cached as usual: the helper's code lives in it).  The kernels
+give the same answers in the same time side by side; the constructive
+solver's first call on an empty cache costs far less CPU (``python
+bench/bench_constructive.py --cold-against -``, both compile trims).
 
 A helper called from Python (a test, a doctest) runs a twin compiled the
 usual way.  A helper whose code needs its Numba environment (``print``, an
@@ -27,24 +28,28 @@ plain Numba functions, as the tests check.
 
 from __future__ import annotations
 
-__all__ = ["link_only_class"]
+import threading
+
+__all__ = ["link_only_class", "uses_environment"]
 
 
 def link_only_class(twin_factory):
     """The :class:`LinkOnlyDispatcher` class, or None where Numba's internals differ.
 
-    ``twin_factory(py_func)``: the ordinary jitted function a Python call of
-    a helper runs.
+    ``twin_factory(py_func, options)``: the ordinary jitted function a
+    Python call of a helper runs (``options``: the helper's own).
     """
     try:
-        from numba.core import codegen, compiler, dispatcher, registry
+        import llvmlite.binding
+        from numba.core import base as numba_base, codegen, compiler, dispatcher, registry
     except ImportError:
         return None
     library = getattr(codegen, "JITCodeLibrary", None)
     base = getattr(registry, "CPUDispatcher", None)
     needed = [(dispatcher, "_FunctionCompiler"), (library, "finalize"), (library, "_get_module_for_linking"),
               (library, "_raise_if_finalized"), (codegen, "require_global_compiler_lock"),
-              (getattr(dispatcher, "_FunctionCompiler", None), "_customize_flags"), (base, "add_overload")]
+              (getattr(dispatcher, "_FunctionCompiler", None), "_customize_flags"), (base, "add_overload"),
+              (numba_base.BaseContext, "insert_user_function"), (llvmlite.binding.ValueRef, "add_function_attribute")]
     if not all(getattr(owner, name, None) is not None for owner, name in needed):
         return None
     if not hasattr(compiler.Flags(), "no_compile"):
@@ -85,7 +90,7 @@ def link_only_class(twin_factory):
 
         def _compile_core(self, args, return_type):
             cres = super()._compile_core(args, return_type)
-            if cres.entry_point is None and _uses_environment(cres):
+            if cres.entry_point is None and uses_environment(cres):
                 self.usual = True
                 try:
                     cres = super()._compile_core(args, return_type)
@@ -119,6 +124,16 @@ def link_only_class(twin_factory):
             self._compiler = LinkOnlyCompiler(py_func, old.targetdescr, old.targetoptions, old.locals,
                                               old.pipeline_class)
             self._twin = None
+            self._twin_lock = threading.Lock()
+            self._options = {}
+
+        @classmethod
+        def make(cls, py_func, targetoptions, always_inline=False):
+            """The helper ``py_func`` with these Numba options; ``always_inline``: see :func:`fastpuzzle._jit.jit_inner`."""
+            helper = cls(py_func, targetoptions=targetoptions)
+            helper.always_inline = bool(always_inline)
+            helper._options = {k: v for k, v in targetoptions.items() if k not in ("nopython", "no_cfunc_wrapper")}
+            return helper
 
         def add_overload(self, cres):
             if cres.entry_point is not None:  # compiled the usual way (see LinkOnlyCompiler)
@@ -135,13 +150,15 @@ def link_only_class(twin_factory):
 
         def __call__(self, *args, **kwargs):
             if self._twin is None:
-                self._twin = twin_factory(self.py_func)
+                with self._twin_lock:  # two threads' first calls build one twin
+                    if self._twin is None:
+                        self._twin = twin_factory(self.py_func, self._options)
             return self._twin(*args, **kwargs)
 
     return LinkOnlyDispatcher
 
 
-def _uses_environment(cres) -> bool:
+def uses_environment(cres) -> bool:
     """Whether the lowered code reads its Numba environment (a linked copy would find none)."""
     name = cres.fndesc.env_name
     # instructions are indented; the lines that define globals (the environment's own) start with @

@@ -32,7 +32,7 @@ def kernel_moves(board, goal, steer):
 
 
 def test_a_steering_mode_that_is_not_one_is_refused():
-    with pytest.raises(ValueError, match="steer must be one of"):
+    with pytest.raises(OptionError, match="steer must be one of"):
         kernel_moves(np.array([[1, 2], [0, 3]]), goal_board(2, 2), 3)
 
 

@@ -2,10 +2,14 @@
 answers plain Numba gives, a helper is never turned into machine code of its own, and a helper
 called from Python, or one that needs its Numba environment, still works."""
 
+import os
 import pickle
+import subprocess
+import sys
 
 import numpy as np
 import pytest
+from numba import prange
 
 from fastpuzzle import _jit, _linkonly
 
@@ -27,6 +31,26 @@ def _checked(a, i):
     if a[i] < 0:
         raise ValueError("negative at", i)  # run-time arguments: the helper needs its environment
     return a[i]
+
+
+@_jit.jit_inner
+def _positive(a, i):
+    if a[i] <= 0:
+        raise ValueError("not positive")  # constant arguments: no environment needed
+    return a[i]
+
+
+@_jit.jit(cache=False)
+def _serial_positive(a, i):
+    return _positive(a, i) + 1
+
+
+@_jit.pjit(cache=False)
+def _parallel_sum(a):
+    total = 0
+    for i in prange(a.size - 1):
+        total += _twice_plus_next(a, i) + _positive(a, i)
+    return total
 
 
 @_jit.jit_inner(always_inline=True)
@@ -86,8 +110,8 @@ def test_a_helper_that_needs_its_environment_compiles_the_usual_way():
         _other_caller(a)
     cres = _overload(_checked)
     assert callable(cres.entry_point)  # an ordinary compile, machine code and all
-    assert _linkonly._uses_environment(cres)
-    assert not _linkonly._uses_environment(_overload(_twice))
+    assert _linkonly.uses_environment(cres)
+    assert not _linkonly.uses_environment(_overload(_twice))
 
 
 def test_a_helper_called_from_python_runs_a_twin():
@@ -115,3 +139,28 @@ def test_an_always_inline_helper_is_inlined_into_its_callers():
     code = _inlining_caller.inspect_llvm(_inlining_caller.signatures[0])
     assert not [line for line in code.splitlines() if "call " in line and name in line]  # no call left
     assert _tripled(a, 4) == 12  # from Python: the twin
+
+
+def test_a_helper_raising_a_constant_exception_stays_link_only():
+    a = np.arange(1, 6, dtype=np.int64)
+    assert _parallel_sum(a) == _parallel_sum.py_func(a)  # a prange kernel links helpers too
+    for cres in _positive.overloads.values():  # the prange loop's index may type apart
+        assert not callable(cres.entry_point) and not _linkonly.uses_environment(cres)
+    a[2] = 0
+    with pytest.raises(ValueError, match="not positive"):  # from a serial kernel (prange loops keep none)
+        _serial_positive(a, 2)
+
+
+def test_a_helper_unpickles_in_another_process(tmp_path):
+    from fastpuzzle.search.constructive.routes import walk_gain  # an ordinary helper, not a test's
+    from fastpuzzle.search.constructive.state import l1
+
+    (tmp_path / "helper.pkl").write_bytes(pickle.dumps(l1))
+    code = ("import pickle, sys; helper = pickle.loads(open(sys.argv[1], 'rb').read()); "
+            "print(type(helper).__name__, helper(1, 2, 5, 7))")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "helper.pkl")], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=root), cwd=root, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["LinkOnlyDispatcher", "9"]
+    assert walk_gain(4, 5, 1, 4, 1) == 4

@@ -291,10 +291,9 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1, deadli
     :mod:`.routes`), 2 best routes with unweighted gains (the solver
     before: kept for the benchmark's side by side).
 
-    The lines are driven from here, one compiled call or three per line
-    (about 600 calls for 300 x 300, small next to a line's work): no
-    compiled function holds the whole solver, so the first call compiles
-    each piece once and links the tile walk into few callers."""
+    The lines are driven from here, a few calls of the one compiled entry
+    :func:`line_step` per line (small next to a line's work), so the first
+    call compiles the tile walk once, in it."""
     if steer not in STEER_MODES:
         raise OptionError("steer", steer, f"must be one of {STEER_MODES}")
     size = m * n

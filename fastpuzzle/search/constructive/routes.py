@@ -88,8 +88,10 @@ def steer_gain(cells, pos, state, row_step, col_step, r, c, nr, nc):
 
 @jit(inline="always")
 def steered_plan(cells, pos, locked, state, rows, cols, row_step, col_step, br, bc, tr, tc, xr, xc, out):
-    """Plan the steered path (see :func:`steered_route`) from (br, bc) to
-    (tr, tc) into ``out``; returns its length, -1 when it gets blocked."""
+    """Plan a Manhattan-shortest path from (br, bc) to (tr, tc) into
+    ``out``, each step the one whose displaced tile gains most (the short
+    trips of :func:`~fastpuzzle.search.constructive.tiles.blank_to_front_pattern`);
+    returns its length, -1 when it gets blocked."""
     sr = np.int64(1) if tr > br else np.int64(-1)
     sc = np.int64(1) if tc > bc else np.int64(-1)
     down = DOWN if sr > 0 else UP
