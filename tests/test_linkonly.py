@@ -45,14 +45,6 @@ def _serial_positive(a, i):
     return _positive(a, i) + 1
 
 
-@_jit.pjit(cache=False)
-def _parallel_sum(a):
-    total = 0
-    for i in prange(a.size - 1):
-        total += _twice_plus_next(a, i) + _positive(a, i)
-    return total
-
-
 @_jit.jit_inner(always_inline=True)
 def _tripled(a, i):
     return a[i] * 3
@@ -68,12 +60,15 @@ def _caller(a, i):
     return _twice(a, i) + _twice_plus_next(a, i)
 
 
-@_jit.jit(cache=False)
-def _other_caller(a):
+def _sum_checked(a):
     total = 0
-    for i in range(a.size - 1):
+    for i in prange(a.size - 1):  # a range in a serial kernel
         total += _twice_plus_next(a, i) + _checked(a, i)
     return total
+
+
+_other_caller = _jit.jit(cache=False)(_sum_checked)
+_parallel_sum = _jit.pjit(cache=False)(_sum_checked)
 
 
 def _overload(helper):
@@ -143,12 +138,17 @@ def test_an_always_inline_helper_is_inlined_into_its_callers():
 
 def test_a_helper_raising_a_constant_exception_stays_link_only():
     a = np.arange(1, 6, dtype=np.int64)
-    assert _parallel_sum(a) == _parallel_sum.py_func(a)  # a prange kernel links helpers too
-    for cres in _positive.overloads.values():  # the prange loop's index may type apart
-        assert not callable(cres.entry_point) and not _linkonly.uses_environment(cres)
+    assert _serial_positive(a, 2) == 4
+    cres = _overload(_positive)
+    assert not callable(cres.entry_point) and not _linkonly.uses_environment(cres)
     a[2] = 0
-    with pytest.raises(ValueError, match="not positive"):  # from a serial kernel (prange loops keep none)
+    with pytest.raises(ValueError, match="not positive"):
         _serial_positive(a, 2)
+
+
+def test_a_prange_kernel_links_helpers_too():
+    a = np.arange(1, 6, dtype=np.int64)
+    assert _parallel_sum(a) == _other_caller(a) == _sum_checked(a)
 
 
 def test_a_helper_unpickles_in_another_process(tmp_path):
