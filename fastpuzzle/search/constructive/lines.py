@@ -139,15 +139,14 @@ def line_step(cells, pos, locked, codes, state, visited, parent, queue, op, r0, 
     return ok, c0, False
 
 
-_NO_LABELS = np.empty(0, np.int64)
-_NO_PATTERN = np.empty(0, np.int64)
+_NO_ARRAY = np.empty(0, np.int64)  # home_label or pattern where line_step's op reads none
 
 
 def walk(work, op, lead=NO_TILE, tr=NO_TILE, tc=NO_TILE, follow=NO_TILE, fr=NO_TILE, fc=NO_TILE, gate=NO_TILE,
-         pattern=_NO_PATTERN):
+         pattern=_NO_ARRAY):
     """One piece of the walk run from Python (``op``, see :func:`line_step`); returns whether it
     went through.  Every call passes the same types, so line_step is compiled once."""
-    return line_step(*work, op, -1, -1, 1, _NO_LABELS, pattern, lead, tr, tc, follow, fr, fc, gate, False)[0]
+    return line_step(*work, op, -1, -1, 1, _NO_ARRAY, pattern, lead, tr, tc, follow, fr, fc, gate, False)[0]
 
 
 def play_pattern(work, pattern):
@@ -203,7 +202,7 @@ def place_pair(work, r0, near, a, b, narrow, weight, home_label):
     far = near + 1
     home_a = physical_cell(state, r0, near)
     home_b = physical_cell(state, r0, far)
-    if not line_step(*work, OP_PAIR, r0, near, weight, home_label, _NO_PATTERN, b, r0, near, a, r0 + 1, near, r0,
+    if not line_step(*work, OP_PAIR, r0, near, weight, home_label, _NO_ARRAY, b, r0, near, a, r0 + 1, near, r0,
                      narrow)[0]:
         return False
     locked[home_a] = 1
@@ -346,7 +345,7 @@ def solve_kernel(cells, m, n, codes, back, stats, limit, weight, steer=1, deadli
 def place_line(work, r0, c0, weight, home_label):
     """Place row ``r0`` of the frame from column ``c0`` on: its ends
     (:func:`fill_line`), then its last two tiles as a pair."""
-    ok, near, done = line_step(*work, OP_FILL, r0, c0, weight, home_label, _NO_PATTERN, -1, -1, -1, -1, -1, -1, -1,
+    ok, near, done = line_step(*work, OP_FILL, r0, c0, weight, home_label, _NO_ARRAY, -1, -1, -1, -1, -1, -1, -1,
                                False)
     if not ok or done:
         return ok
