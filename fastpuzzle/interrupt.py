@@ -40,7 +40,7 @@ from numba.extending import intrinsic
 
 from ._jit import jit
 
-__all__ = ["Interrupted", "interruptible", "stop_requested", "pending", "STOP_SYMBOL", "CAUGHT"]
+__all__ = ["Interrupted", "interruptible", "stop_requested", "shared_flag", "pending", "STOP_SYMBOL", "CAUGHT"]
 
 #: The name compiled code links the flag by.
 STOP_SYMBOL = "fastpuzzle_stop_flag"
@@ -76,6 +76,20 @@ def stop_requested(typingctx):
         return builder.load_atomic(_flag_global(builder), "monotonic", 8)
 
     return types.int64(), codegen
+
+
+@intrinsic
+def shared_flag(typingctx, flags):
+    """``flags[0]`` read with an atomic load (compiled code only): a flag another thread sets, such
+    as a portfolio's "stop, the answer is proved", seen by a kernel however it keeps its loads."""
+    if not (isinstance(flags, types.Array) and flags.dtype == types.int64 and flags.ndim == 1):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        return builder.load_atomic(data, "monotonic", 8)
+
+    return types.int64(flags), codegen
 
 
 @intrinsic

@@ -242,7 +242,7 @@ def test_strong_windows_never_lengthen_and_reach_the_goal():
 
 def _count_weighted_nodes(monkeypatch) -> list:
     """The nodes of every weighted search of the anytime solver, appended as they end."""
-    shorter = anytime._shorter  # every weighted search goes through it
+    shorter = anytime.shorter  # every weighted search goes through it
     seen = []
 
     def counting(cells, engine, weight, best, max_nodes, deadline, info):
@@ -250,7 +250,7 @@ def _count_weighted_nodes(monkeypatch) -> list:
         seen.append(int(info[0]))
         return found
 
-    monkeypatch.setattr(anytime, "_shorter", counting)
+    monkeypatch.setattr(anytime, "shorter", counting)
     return seen
 
 
@@ -346,7 +346,7 @@ def test_cost_cap_finds_only_shorter_and_proves_none_against_bfs(weight):
 
 
 def test_shorter_search_improves_on_an_incumbent_or_proves_it():
-    """``_shorter``: given an incumbent, a weighted search returns a strictly shorter solution, or proves none exists."""
+    """``shorter``: given an incumbent, a weighted search returns a strictly shorter solution, or proves none exists."""
     goal = fp.goal_board(3, 3)
     engine = ida.Heuristic(3, 3, goal, "linear_conflict")
     boards = fp.random_solvable(3, 3, count=30, seed=23)
@@ -354,12 +354,12 @@ def test_shorter_search_improves_on_an_incumbent_or_proves_it():
     for board, optimum in zip(boards, fp.distance(boards)):
         cells = board.ravel().astype(np.uint8)
         long = np.asarray(fp.encode_moves(fp.solve(board, method="constructive").moves), np.uint8)
-        codes, proved = anytime._shorter(cells, engine, 2.0, long, 0, 0.0, info)
+        codes, proved = anytime.shorter(cells, engine, 2.0, long, 0, 0.0, info)
         if len(long) == optimum:
             assert proved and codes is None
             continue
         assert not proved and codes is not None and optimum <= len(codes) < len(long)
-        codes, proved = anytime._shorter(cells, engine, 1.0, np.zeros(optimum, np.uint8), 0, 0.0, info)
+        codes, proved = anytime.shorter(cells, engine, 1.0, np.zeros(optimum, np.uint8), 0, 0.0, info)
         assert proved and codes is None  # nothing shorter than the optimum
 
 

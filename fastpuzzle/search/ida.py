@@ -49,7 +49,7 @@ from .. import options
 from .._jit import jit
 from ..boards import board_dtype
 from ..errors import OptionError
-from ..interrupt import stop_requested
+from ..interrupt import shared_flag, stop_requested
 from ..memory import check_allocation
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
 from .chunks import run_chunks
@@ -70,7 +70,8 @@ from .pdb.slides import (
 __all__ = [
     "CLOCK_INTERVAL", "WEIGHT_ONE", "WEIGHT_SHIFT", "STATUS_FOUND", "STATUS_NODES", "STATUS_TIME", "STATUS_DEPTH", "STATUS_EXHAUSTED", "STATUS_BOUND",
     "KIND_MANHATTAN", "KIND_LC_TABLE", "KIND_LC_SCAN", "KIND_PDB",
-    "Heuristic", "ida_search", "ida_batch", "run_chunks", "initial_capacity",
+    "Heuristic", "ida_search", "ida_batch", "run_chunks", "initial_capacity", "board_h", "is_goal_after",
+    "ida_rows", "ROOT_STATES", "ROOT_LASTS", "NO_CONTROL", "NO_LIMIT",
 ]  # fmt: skip
 
 #: Nodes between two reads of the clock when a time limit is set.
@@ -92,7 +93,12 @@ WEIGHT_ONE = 1 << WEIGHT_SHIFT
 
 KIND_PDB = 3  #: additive pattern databases
 
-_NO_LIMIT = np.int64(2**62)
+NO_LIMIT = np.int64(2**62)
+#: A search from the board itself: the move automaton's start, no previous move (one row).
+ROOT_STATES = np.full(1, AUTOMATON_START, np.int64)
+ROOT_LASTS = np.full(1, NO_PREVIOUS, np.int64)
+#: The control flag of a search no other thread stops (never set: the kernels only read it).
+NO_CONTROL = np.zeros(1, np.int64)  # (writable: a read-only array would be another compiled signature)
 
 
 # ------------------------------------------------------------------ heuristic dispatch
@@ -134,7 +140,16 @@ def _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state):
 
 
 @jit
-def _is_goal_after(cells, goal, blank, src, tile):
+def board_h(cells, m, n, kind, lc_tables, pdb_tables):
+    """``h`` of the flat board ``cells`` computed from scratch (the engine's root ``h``; a node of a
+    tree split below the root, :mod:`fastpuzzle.search.parallel`)."""
+    lc_state = _lc_state(m, n, lc_tables)
+    pdb_state = _pdb_state(m * n, pdb_tables)
+    return _start_h(cells, m, n, kind, lc_tables, pdb_tables, lc_state, pdb_state)
+
+
+@jit
+def is_goal_after(cells, goal, blank, src, tile):
     """Whether ``cells`` with ``tile`` slid from ``src`` into ``blank`` equals ``goal``."""
     for c in range(cells.shape[0]):
         v = tile if c == blank else (0 if c == src else cells[c])
@@ -153,9 +168,14 @@ def _is_goal_after(cells, goal, blank, src, tile):
 # reference kernel (``lc_*``, ``pdb_*``), with which the tests compare it.
 @jit(_nrt=False)
 def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, successors, kind, lc_tables, pdb_tables,
-               goal, lc_state, pdb_state, stack, path, weight, mtm_tables, max_cost):  # fmt: skip
+               goal, lc_state, pdb_state, stack, path, weight, mtm_tables, max_cost, start_state, start_last,
+               control):  # fmt: skip
     """One pass bounded by ``threshold`` (on ``g + h * weight``, :data:`WEIGHT_ONE`) and ``max_cost`` (on ``g + h``):
-    ``(status, nodes, next_threshold, length)``, status -1 with no goal (then the smallest ``f`` the threshold pruned)."""
+    ``(status, nodes, next_threshold, length)``, status -1 with no goal (then the smallest ``f`` the threshold pruned).
+
+    ``start_state``, ``start_last``: the move automaton's state and the move that led to the root (a
+    subtree's root, :mod:`fastpuzzle.search.parallel`); ``control[0]`` nonzero stops the pass as the
+    clock does (another thread found or proved the answer)."""
     # Unpacked once here: the loop below sees plain arrays only.
     succ_count, succ_packed, automaton = successors
     stack_blank, stack_h, stack_next, stack_state, undo, child_at, tile_cell = stack
@@ -174,15 +194,15 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             tile_cell[cells[c]] = c
     no_line = m + n  # the dummy line a move that changes no conflict points at
     limit = min(budget, nodes + CLOCK_INTERVAL)  # the stop flag (and the clock, if set) read every CLOCK_INTERVAL nodes
-    next_threshold, depth = _NO_LIMIT, 0
+    next_threshold, depth = NO_LIMIT, 0
     # The node being expanded lives in locals (registers); the stack is touched only on push and pop.
     blank, h_node = blank0, h0
     room = threshold - 1  # largest h a child may have: threshold - (depth + 1), or threshold - (cost + 1)
     cap_slack = max_cost - threshold  # largest plain h a child may have under max_cost: room + cap_slack
-    last, step = NO_PREVIOUS, 1  # the move that led here: a multi-tile step's cost depends on it
-    first = (blank * 5 + NO_PREVIOUS) * 4
-    count = succ_count[blank * 5 + NO_PREVIOUS]
-    state = AUTOMATON_START  # the move automaton's state at this node
+    last, step = start_last, 1  # the move that led here: a multi-tile step's cost depends on it
+    first = (blank * 5 + start_last) * 4
+    count = succ_count[blank * 5 + start_last]
+    state = start_state  # the move automaton's state at this node
     if pdb_tables is not None:
         pdb_children(cells, blank, first, count, state, depth, succ_packed, automaton, data, maps, views, at,
                      goal_distance, child_at)  # fmt: skip
@@ -221,7 +241,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             if nodes >= limit:  # checked before the child counts: a budget of N generates N nodes, never N + 1
                 if nodes >= budget:
                     return STATUS_NODES, nodes, next_threshold, 0
-                if stop_requested() or (deadline > 0.0 and clock() > deadline):  # a signal stops it like the clock
+                if stop_requested() or shared_flag(control) or (deadline > 0.0 and clock() > deadline):  # as the clock
                     return STATUS_TIME, nodes, next_threshold, 0
                 limit = min(budget, nodes + CLOCK_INTERVAL)
             nodes += 1
@@ -235,7 +255,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
                 continue
             path[as_unsigned(depth)] = op
             # a partition may leave tiles out: h == 0 off the goal
-            if h == 0 and (pdb_tables is None or _is_goal_after(cells, goal, blank, src, tile)):
+            if h == 0 and (pdb_tables is None or is_goal_after(cells, goal, blank, src, tile)):
                 return STATUS_FOUND, nodes, next_threshold, depth + 1
             cells[as_unsigned(blank)] = tile
             cells[as_unsigned(src)] = 0
@@ -273,7 +293,7 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
             h_node = stack_h[as_unsigned(depth)]
             k = stack_next[as_unsigned(depth)]
             state = stack_state[as_unsigned(depth)]
-            previous = path[depth - 1] if depth > 0 else NO_PREVIOUS
+            previous = path[depth - 1] if depth > 0 else start_last
             room, last = room + (1 if mtm_tables is None or op != previous else 0), previous
             first = (blank * 5 + previous) * 4
             count = succ_count[as_unsigned(blank * 5 + previous)]
@@ -292,7 +312,8 @@ def _iteration(cells, m, n, blank0, h0, threshold, nodes, budget, deadline, succ
 
 @jit(inline="always")  # written into ida_rows, the engine's one compiled entry: one compile, one optimisation
 def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
-                  threshold, nodes, max_nodes, deadline, path, info, weight, max_cost):  # fmt: skip
+                  threshold, nodes, max_nodes, deadline, path, info, weight, max_cost, start_state, start_last,
+                  control):  # fmt: skip
     """IDA* from the flat board ``start`` (see :func:`ida_kernel`); returns the status."""
     capacity = path.shape[0]
     cells = start.copy()
@@ -314,8 +335,8 @@ def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mt
     stack = (np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64), np.empty(capacity + 1, np.int64),
              np.empty(capacity + 1, np.int64), np.zeros((capacity + 1, 2 * MAX_VIEWS), np.int64),
              np.empty((capacity + 1, 5 * MAX_VIEWS), np.int64), np.empty(m * n, np.int64))  # fmt: skip
-    budget = max_nodes if max_nodes > 0 else _NO_LIMIT
-    cost_cap = max_cost if max_cost > 0 else _NO_LIMIT
+    budget = max_nodes if max_nodes > 0 else NO_LIMIT
+    cost_cap = max_cost if max_cost > 0 else NO_LIMIT
     while True:
         info[2] = threshold
         if min(threshold * span, cost_cap) >= capacity:  # no path is deeper than the cap: the stack holds it
@@ -323,20 +344,20 @@ def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mt
             return STATUS_DEPTH
         if nodes == 0:
             nodes = 1  # the root, counted once (Korf's convention)
-        if h0 == 0 and (pdb_tables is None or _is_goal_after(cells, goal, blank0, blank0, 0)):
+        if h0 == 0 and (pdb_tables is None or is_goal_after(cells, goal, blank0, blank0, 0)):
             info[0] = nodes
             info[1] = 0
             return STATUS_FOUND
         status, nodes, next_threshold, length = _iteration(
             cells, m, n, blank0, h0, threshold, nodes, budget, deadline,
             successors, kind, lc_tables, pdb_tables, goal, lc_state, pdb_state, stack, path, weight, mtm_tables,
-            cost_cap,
+            cost_cap, start_state, start_last, control,
         )  # fmt: skip
         info[0] = nodes
         if status >= 0:
             info[1] = length
             return status
-        if next_threshold == _NO_LIMIT:
+        if next_threshold == NO_LIMIT:
             return STATUS_EXHAUSTED
         if weight > WEIGHT_ONE:  # weighted: the bound grows by 1/64 at least, or long paths take ~h iterations
             next_threshold = max(next_threshold, threshold + (threshold >> 6))
@@ -345,12 +366,15 @@ def _search_board(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mt
 
 @jit
 def ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables, threshold, nodes, max_nodes,
-             deadline, time_limit, weight, max_cost, paths, infos, out_status, out_seconds):  # fmt: skip
+             deadline, time_limit, weight, max_cost, paths, infos, out_status, out_seconds, start_states, start_lasts,
+             control):  # fmt: skip
     """IDA* on every row of ``flat`` (serial; callers run chunks on threads): the engine's one
     compiled entry, for one board (:func:`ida_kernel`) and a batch alike.  Row ``i`` searches with the
     stack ``paths[i]`` (its length the capacity: the codes are left at its start) and writes ``infos[i]``
     (``[nodes, length, threshold, h0]``), ``out_status[i]`` and ``out_seconds[i]``.  A row stops at the
-    ``deadline`` or ``time_limit`` seconds after it started, whichever comes first (<= 0: none)."""
+    ``deadline`` or ``time_limit`` seconds after it started, whichever comes first (<= 0: none), or when
+    ``control[0]`` is set.  ``start_states[i]``, ``start_lasts[i]``: the move automaton's state and the
+    previous move at row ``i``'s root (``AUTOMATON_START`` and ``NO_PREVIOUS`` for a whole search)."""
     for i in range(flat.shape[0]):
         t0 = clock()
         row_deadline = deadline
@@ -358,12 +382,12 @@ def ida_rows(flat, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tabl
             row_deadline = t0 + time_limit
         out_status[i] = _search_board(flat[i], m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
                                       threshold, nodes, max_nodes, row_deadline, paths[i], infos[i], weight,
-                                      max_cost)
+                                      max_cost, start_states[i], start_lasts[i], control)
         out_seconds[i] = clock() - t0
 
 
 def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_tables,
-               threshold, nodes, max_nodes, deadline, path, info, weight, max_cost=0):  # fmt: skip
+               threshold, nodes, max_nodes, deadline, path, info, weight, max_cost=0, control=None):  # fmt: skip
     """IDA* from the flat board ``start``; see the module docstring.
 
     ``successors``: :func:`fastpuzzle.moves.successor_tables`; ``kind`` and
@@ -377,7 +401,8 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_t
     ``max_cost`` > 0 (single-tile moves only): children whose plain ``g + h``
     exceeds it are pruned, so a solution found is at most that long, and
     :data:`STATUS_EXHAUSTED` proves there is none (an incumbent's length
-    less 2 makes a weighted search look only for shorter solutions).
+    less 2 makes a weighted search look only for shorter solutions).  ``control``: an int64 array
+    whose first entry, set by another thread, stops the search (:data:`STATUS_TIME`).
 
     Returns the status; ``info`` = [nodes, solution length, threshold, h0].
     A batch of one for :func:`ida_rows` (views of ``path`` and ``info``).
@@ -388,7 +413,7 @@ def ida_kernel(start, m, n, successors, kind, lc_tables, pdb_tables, goal, mtm_t
     ida_rows(np.ascontiguousarray(start).reshape(1, -1), m, n, successors, kind, lc_tables, pdb_tables, goal,
              mtm_tables, np.int64(threshold), np.int64(nodes), np.int64(max_nodes), float(deadline), 0.0,
              np.int64(weight), np.int64(max_cost), path.reshape(1, -1), info.reshape(1, -1), status,
-             np.zeros(1, np.float64))  # fmt: skip
+             np.zeros(1, np.float64), ROOT_STATES, ROOT_LASTS, NO_CONTROL if control is None else control)  # fmt: skip
     return int(status[0])
 
 
@@ -568,11 +593,13 @@ def ida_batch(flat, heuristic: Heuristic, max_nodes, time_limit, threads, bar=No
     infos = np.zeros((B, 4), np.int64)
     seconds = np.zeros(B, np.float64)
     codes = [np.zeros(0, np.uint8)] * B
+    root_states, root_lasts = np.full(B, AUTOMATON_START, np.int64), np.full(B, NO_PREVIOUS, np.int64)
 
     def work(lo, hi):
         ida_rows(flat[lo:hi], m, n, *args, np.int64(0), np.int64(0), np.int64(0 if max_nodes is None else max_nodes),
                  0.0, 0.0 if time_limit is None else float(time_limit), np.int64(WEIGHT_ONE), np.int64(0),
-                 out_codes[lo:hi], infos[lo:hi], status[lo:hi], seconds[lo:hi])  # fmt: skip
+                 out_codes[lo:hi], infos[lo:hi], status[lo:hi], seconds[lo:hi], root_states[lo:hi], root_lasts[lo:hi],
+                 NO_CONTROL)  # fmt: skip
         nodes[lo:hi] = infos[lo:hi, 0]
         lengths[lo:hi] = np.where(status[lo:hi] == STATUS_FOUND, infos[lo:hi, 1], 0)
         for i in range(lo, hi):

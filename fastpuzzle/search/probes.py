@@ -34,8 +34,9 @@ import numpy as np
 
 from . import ida
 from .clock import clock
+from .parallel import split_pass
 
-__all__ = ["PROBE_WEIGHT", "PROBE_SHARE", "PROBE_MIN_CELLS", "PROBE_MIN_NODES", "uses_probes", "optimal_search"]
+__all__ = ["PROBE_WEIGHT", "PROBE_SHARE", "PROBE_MIN_CELLS", "PROBE_MIN_NODES", "SPLIT_MIN_NODES", "uses_probes", "optimal_search"]
 
 #: Weight of the probes (the engine's weighted IDA*, capped at the pass's bound).
 PROBE_WEIGHT = 1.25
@@ -43,6 +44,8 @@ PROBE_WEIGHT = 1.25
 PROBE_SHARE = 0.25
 #: Smallest board (cells) searched with probes: on the 15-puzzle they do not pay.
 PROBE_MIN_CELLS = 17
+#: Smallest pass (its predecessor's nodes) split over the threads: below it one thread is as fast.
+SPLIT_MIN_NODES = 20_000
 #: Smallest pass after which a probe runs: below it a search is short, and plain IDA* as fast.
 #: A search that ends within this many nodes is plain IDA*'s, node for node (``solve_many`` runs
 #: such boards in the batch kernel first).
@@ -55,19 +58,39 @@ def uses_probes(heuristic: ida.Heuristic) -> bool:
     return heuristic.m * heuristic.n >= PROBE_MIN_CELLS and heuristic.mtm_tables is None
 
 
-def _probe(cells, heuristic, cap, max_nodes, deadline):
-    """Weighted IDA* capped at ``cap`` moves: ``(status, codes or None, nodes)``."""
+def _probe(cells, heuristic, cap, max_nodes, deadline, control=None):
+    """Weighted IDA* capped at ``cap`` moves: ``(status, codes or None, nodes)``; ``control[0]`` set
+    by another thread stops it (the pass it runs beside ended)."""
     info = np.zeros(4, np.int64)
     path = np.zeros(cap + 1, np.uint8)  # no path is longer than the cap: the stack never grows
     weight = np.int64(round(PROBE_WEIGHT * ida.WEIGHT_ONE))
     status = ida.ida_kernel(cells, heuristic.m, heuristic.n, *heuristic.kernel_args(), 0, 0, max_nodes, deadline,
-                            path, info, weight, max_cost=cap)  # fmt: skip
+                            path, info, weight, max_cost=cap, control=control)  # fmt: skip
     codes = path[: info[1]].copy() if status == ida.STATUS_FOUND else None
     return status, codes, int(info[0])
 
 
+def _split(cells, heuristic, bound, deadline, threads, probe_nodes):
+    """The pass at ``bound`` on ``threads`` threads, with a probe of ``probe_nodes`` nodes beside it
+    (0: none), the status as ``ida_search``'s in its depth-bounded mode (``STATUS_BOUND``: none within the bound): ``(status, codes, nodes, the
+    pass's own nodes, next bound)``."""
+    side = side_control = None
+    if probe_nodes:
+        side_control = np.zeros(1, np.int64)
+
+        def side():
+            found = _probe(cells, heuristic, bound, max(int(probe_nodes), 2), deadline, side_control)
+            return found[0] == ida.STATUS_FOUND, found
+
+    r = split_pass(cells, heuristic, bound, deadline, threads, side, side_control)
+    nodes = r.nodes + (r.side[2] if r.side is not None else 0)
+    if r.side is not None and r.side[0] == ida.STATUS_FOUND:
+        return ida.STATUS_FOUND, r.side[1], nodes, r.nodes, bound
+    return r.status, r.codes, nodes, r.nodes, r.next_bound
+
+
 def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=None, info=None, *,
-                   max_length=None, share: float = PROBE_SHARE, last_pass=None):  # fmt: skip
+                   max_length=None, share: float = PROBE_SHARE, last_pass=None, threads: int = 1):  # fmt: skip
     """IDA* with probes on one validated, solvable flat board: ``(status, codes, nodes, seconds)``
     as :func:`fastpuzzle.search.ida.ida_search` returns them (the nodes of the probes included).
 
@@ -79,7 +102,12 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     the pass at ``max_length`` is reached (nodes counted from the call, None: no limit; a
     :func:`~fastpuzzle.search.clock.clock` time, 0.0 or None: none): a caller that would run that
     pass next anyway (the anytime search's descent) lets this one finish instead of starting it
-    again (without probes too: the passes are then plain IDA*'s, one call each).
+    again (without probes too: the passes are then plain IDA*'s, one call each).  ``threads`` > 1:
+    each pass of at least :data:`SPLIT_MIN_NODES` nodes (its predecessor's) is split below the root
+    over the threads (:func:`fastpuzzle.search.parallel.split_pass`; the nodes of a pass are one
+    thread's, the last pass's solution may be another optimal one), its probe beside it as the
+    first task: the probe's thread joins the pass when the probe ends, and the first to meet a
+    solution stops the other.  Not with a node budget (a pass is then cut at an exact count).
 
     Examples
     --------
@@ -92,7 +120,8 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     """
     info = np.zeros(4, np.int64) if info is None else info
     probing = share > 0 and uses_probes(heuristic)
-    if not probing and last_pass is None:
+    threads = 1 if heuristic.mtm_tables is not None else int(threads)
+    if not probing and last_pass is None and threads == 1:
         return ida.ida_search(cells, heuristic, max_nodes, time_limit, info=info, max_length=max_length)
     t0 = time.perf_counter()
     deadline = 0.0 if time_limit is None else clock() + float(time_limit)
@@ -114,6 +143,12 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
         if nodes_left == 0:
             status = ida.STATUS_NODES
             break
+        if threads > 1 and nodes_left is None and previous >= SPLIT_MIN_NODES:  # the pass on every thread
+            status, codes, spent, pass_nodes, bound = _split(
+                cells, heuristic, bound, deadline, threads, share * previous if probing and previous >= PROBE_MIN_NODES else 0)
+            total += spent - (passes > 0)
+            passes, previous = passes + 1, pass_nodes
+            continue
         if probing and previous >= PROBE_MIN_NODES and (nodes_left is None or nodes_left >= 2):  # a probe
             allowed = max(int(share * previous), 2)  # (the root and one child at least; 0 would mean no limit)
             mine = nodes_left is None or allowed < nodes_left  # else the caller's budget stops the probe

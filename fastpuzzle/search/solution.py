@@ -87,6 +87,11 @@ class Solution:
         ``"stm"`` (one tile per move) or ``"mtm"``: a slide of the blank over
         ``k`` cells in one direction is one move; :attr:`length` counts the
         slides and :attr:`moves` folds them (``"U2"``).
+    stats : dict
+        How a budgeted search spent its budget (``method="anytime"`` up to
+        25 cells): ``{"answer": ..., "proof": ..., "improve": ...}``, each
+        ``{"seconds", "nodes", "threads"}``, the proof's also ``"bound"``
+        where it stopped short; empty for the other solvers.
 
     Examples
     --------
@@ -105,6 +110,7 @@ class Solution:
     lower_bound: int | None = None
     note: str = ""
     metric: str = "stm"
+    stats: dict = field(default_factory=dict, repr=False)
     _moves: str | None = field(default=None, repr=False)
 
     def __post_init__(self):

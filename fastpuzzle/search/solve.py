@@ -27,8 +27,9 @@ from .checks import PRUNE, check_options, check_prune, refuse_node_budget
 from .clock import clock
 from .constructive import solve_constructive
 from .pdb import MAX_CELLS as PDB_MAX_CELLS
-from .pdb import GoalPlan, choose_database
+from .pdb import GoalPlan, available, choose_database
 from .pdb.store import PREFERENCE as PDB_PREFERENCE
+from .portfolio import compile_ladder, portfolio_search
 from .probes import PROBE_MIN_NODES, optimal_search, uses_probes
 from .solution import Solution, SolveManyResult, require_reachable
 
@@ -42,6 +43,11 @@ HEURISTICS, METHODS = options.HEURISTICS, options.METHODS
 #: ``method="auto"`` without a budget uses plain IDA* up to this many cells
 #: (proved optimal in seconds), the anytime search beyond (with a budget: always).
 AUTO_IDA_MAX_CELLS = 16
+#: A budgeted search of up to this many cells starts with the proof (:mod:`fastpuzzle.search.portfolio`);
+#: beyond, no proof finishes in a budget, and the anytime search looks for short answers only.
+PORTFOLIO_MAX_CELLS = 25
+#: Most threads one proof is split over (more than the machine has only adds overhead).
+MAX_PROOF_THREADS = 64
 #: IDA*'s move tables grow as cells**2; beyond this many cells they would take
 #: hundreds of MB for a search that could never finish anyway.
 IDA_MAX_CELLS = 400
@@ -56,6 +62,8 @@ _STATUS = {
 #: Seconds a search still gets when setting it up (reading its database) took the whole time limit:
 #: enough for the fallback answer, which ``method="auto"`` always returns.
 MIN_SEARCH_SECONDS = 1e-3
+#: The note of a first call that compiled the search's kernels before its budget's clock started.
+COMPILED_NOTE = "first call in this process: {:.1f} s compiling the search kernels, outside the budget"
 #: The note of an answer that ran under :data:`~fastpuzzle.search.anytime.DEFAULT_TIME_LIMIT`.
 DEFAULT_NOTE = f"no budget given: the default time limit of {DEFAULT_TIME_LIMIT:g} s applied"
 
@@ -89,8 +97,8 @@ class _Search:
                  build_slides=True):  # fmt: skip
         self.plan, self.label, self.metric = None, heuristic, metric
         if prefer_pdb and heuristic == "linear_conflict" and database is None:
-            # the anytime search: the strongest database's larger bounds find shorter answers
-            database = _cached_database(m, n, target, strongest=metric == "stm")
+            # method="auto": the fastest cached database (the proof's time is what counts; docs/solving.md)
+            database = _cached_database(m, n, target)
             heuristic = "linear_conflict" if database is None else "pdb"
         if heuristic != "pdb":
             self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric,
@@ -141,9 +149,10 @@ def method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric):
 
 
 def _cached_database(m, n, target, strongest=False):
-    """The cached pattern database for the shape that fits the goal (the strongest first with
-    ``strongest``: :func:`~fastpuzzle.search.pdb.choose_database`), else None (linear conflict)."""
-    if (m, n) not in PDB_PREFERENCE or m * n <= AUTO_IDA_MAX_CELLS:
+    """The cached pattern database for the shape that fits the goal (the fastest first, or the
+    strongest with ``strongest``: :func:`~fastpuzzle.search.pdb.choose_database`), else None
+    (linear conflict).  Only one already built: none is built here (on 3x3 linear conflict is as fast)."""
+    if (m, n) not in PDB_PREFERENCE or m * n < 16 or not set(available()) & {k for k, _ in PDB_PREFERENCE[(m, n)]}:
         return None
     try:
         db = choose_database((m, n), None, strongest=strongest)
@@ -176,8 +185,8 @@ def _slide(cells: np.ndarray, target: np.ndarray, m: int, n: int, metric: str) -
     return sol
 
 
-def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric="stm") -> Solution:
-    """Solve a validated, reachable flat board (not yet at the goal)."""
+def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric="stm", threads=1) -> Solution:
+    """Solve a validated, reachable flat board (not yet at the goal); ``threads`` for one proof."""
     if which == "slide":
         return _slide(cells, target.ravel(), m, n, metric)
     if which == "constructive":
@@ -185,13 +194,14 @@ def _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric
         sol.lower_bound = root_lower_bound(cells, target, m, n)
         return sol
     if which == "anytime":
-        return _solve_anytime(cells, target, m, n, search, max_nodes, time_limit)
+        return _solve_anytime(cells, target, m, n, search, max_nodes, time_limit, threads)
     if which == "folded":
         return folded_fallback(cells, target, m, n, None)
     mapped = search.map_boards(cells[None, :])[0]
     info = np.zeros(4, np.int64)
     with interruptible(m * n > 9):  # SIGINT/SIGTERM stop the kernel (8-puzzles take milliseconds)
-        status, codes, nodes, seconds = optimal_search(mapped, search.engine, max_nodes, time_limit, info=info)
+        status, codes, nodes, seconds = optimal_search(mapped, search.engine, max_nodes, time_limit, info=info,
+                                                       threads=threads)  # fmt: skip
     _check_not_exhausted(status, 0)
     sol = Solution(search.unmap_codes(codes), status=_STATUS[status], nodes=nodes, seconds=seconds,
                    method="ida", heuristic=search.label, metric=search.metric)  # fmt: skip
@@ -210,8 +220,10 @@ def root_lower_bound(cells, target, m, n) -> int:
     return int(linear_conflict(cells.reshape(m, n), goal=target))
 
 
-def _solve_anytime(cells, target, m, n, search, max_nodes, time_limit) -> Solution:
-    """The anytime search (:mod:`fastpuzzle.search.anytime`); a default time limit when no budget is given."""
+def _solve_anytime(cells, target, m, n, search, max_nodes, time_limit, threads=1) -> Solution:
+    """The ladder of a budget: the proof first up to :data:`PORTFOLIO_MAX_CELLS` cells
+    (:mod:`fastpuzzle.search.portfolio`), the anytime search beyond (:mod:`fastpuzzle.search.anytime`);
+    a default time limit when no budget is given."""
     t0 = time.perf_counter()
     note = ""
     if max_nodes is None and time_limit is None:
@@ -227,11 +239,26 @@ def _solve_anytime(cells, target, m, n, search, max_nodes, time_limit) -> Soluti
         return codes if forward is None else forward[codes.astype(np.int64)]
 
     with interruptible(m * n > 9):  # SIGINT/SIGTERM stop every kernel of the run
-        r = anytime_search(mapped, search.engine, goal=search.engine.goal, time_limit=time_limit,
-                           max_nodes=max_nodes, fallback=fallback)  # fmt: skip
+        if m * n <= PORTFOLIO_MAX_CELLS:
+            r = portfolio_search(mapped, search.engine, goal=search.engine.goal, time_limit=time_limit,
+                                 max_nodes=max_nodes, threads=threads, fallback=fallback)  # fmt: skip
+        else:
+            r = anytime_search(mapped, search.engine, goal=search.engine.goal, time_limit=time_limit,
+                               max_nodes=max_nodes, fallback=fallback)  # fmt: skip
+    if not r.optimal and r.stats:
+        note = "; ".join(filter(None, (note, spent_note(r.stats))))
     return Solution(search.unmap_codes(r.codes), status="optimal" if r.optimal else "bounded", nodes=r.nodes,
                     seconds=time.perf_counter() - t0, method="anytime", heuristic=search.label,
-                    lower_bound=r.lower_bound, note=note)  # fmt: skip
+                    lower_bound=r.lower_bound, note=note, stats=r.stats)  # fmt: skip
+
+
+def spent_note(stats: dict) -> str:
+    """How a ladder that did not prove its answer spent the budget (:attr:`Solution.stats`)."""
+    proof, improve = stats["proof"], stats["improve"]
+    where = f"every bound below {proof['bound']} searched, " if "bound" in proof else ""
+    return (f"not proved optimal: the proof ran {proof['seconds']:.2f} s on {proof['threads']} thread"
+            f"{'s' if proof['threads'] != 1 else ''} ({where}{proof['nodes']:,} nodes); shorter answers "
+            f"{stats['answer']['seconds'] + improve['seconds']:.2f} s on 1 thread")
 
 
 def _check_not_exhausted(status, index):
@@ -240,7 +267,7 @@ def _check_not_exhausted(status, index):
 
 
 def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time_limit=None, method="auto",
-          database=None, prune="automaton", metric="stm"):  # fmt: skip
+          database=None, prune="automaton", metric="stm", threads=None):  # fmt: skip
     """Shortest move sequence from ``board`` to ``goal``.
 
     Parameters
@@ -293,6 +320,12 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
         constructive solution with its slides folded (status ``"bounded"``,
         ``lower_bound`` the bound the search proved; method
         ``"ida+constructive"``).
+    threads : int, optional
+        Threads of the optimal search (default: Numba's thread count, every
+        core): each large pass of IDA* is split below the root over them
+        (:mod:`fastpuzzle.search.parallel`; the nodes of a pass are those of
+        one thread).  A node budget searches on one thread (its count is
+        exact), and so does the multi-tile metric.
 
     Returns
     -------
@@ -333,6 +366,8 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
                                           time_limit=time_limit, database=database)  # fmt: skip
     refuse_node_budget(method, max_nodes)
     prune_length = check_prune(prune)
+    threads = options.threads(threads)
+    threads = min(numba.get_num_threads() if threads is None else threads, MAX_PROOF_THREADS)
     batch, single = as_boards(board, label="board")
     if not single:
         raise ShapeError(batch.shape, f"solve takes one board (m, n), got a batch of shape {batch.shape}; use solve_many")
@@ -348,12 +383,17 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
         return Solution(np.zeros(0, np.uint8), status="optimal", nodes=0, seconds=0.0, method=which, heuristic=label,
                         lower_bound=0, metric=metric)  # fmt: skip
     time_limit, default = _multi_tile_default(time_limit, max_nodes, method, m, n, metric)
+    compiled = ""
+    if which == "anytime" and m * n <= PORTFOLIO_MAX_CELLS:  # a first call compiles before its clock runs
+        seconds = compile_ladder(search.engine)
+        started += seconds
+        compiled = COMPILED_NOTE.format(seconds) if seconds > 0.05 else ""
     if time_limit is not None:
         time_limit = max(MIN_SEARCH_SECONDS, time_limit - (clock() - started))
-    sol = _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric)
+    sol = _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric, threads)
     if metric == "mtm" and method == "auto" and not sol.solved:
         sol = folded_fallback(cells, target, m, n, sol)
-    sol.note = "; ".join(filter(None, (default, sol.note)))
+    sol.note = "; ".join(filter(None, (compiled, default, sol.note)))
     return sol
 
 
@@ -445,7 +485,7 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
     # budgets are per board: a batch builds the multi-tile databases once, whatever its budget
     search = _make_search(m, n, target, heuristic, database, prune_length, which, method, metric)
     label = search.label if search is not None else heuristic
-    threads = int(min(threads, max(B, 1)))
+    threads = int(min(threads, MAX_PROOF_THREADS))
     flat = batch.reshape(B, m * n)
     bar = None
     if progress:
@@ -453,10 +493,13 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
 
         bar = tqdm(total=B, file=sys.stderr, unit="board", desc="solving")
     try:
-        if which == "ida" and uses_probes(search.engine):
+        if which == "ida" and B < threads and max_nodes is None and metric == "stm":  # each proof on threads
+            with interruptible():
+                columns = _solve_many_each(flat, target, m, n, which, threads, bar, search, max_nodes, time_limit)
+        elif which == "ida" and uses_probes(search.engine):
             columns = _solve_many_probed(flat, target, m, n, search, max_nodes, time_limit, threads, bar)
         elif which == "ida":
-            columns = _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar)
+            columns = _solve_many_ida(flat, search, max_nodes, time_limit, min(threads, B), bar)
         else:
             with interruptible(which == "anytime"):  # one guard for the batch: a signal between boards stops it too
                 columns = _solve_many_each(flat, target, m, n, which, threads, bar, search, max_nodes, time_limit,
@@ -511,7 +554,7 @@ def _solve_many_probed(flat, target, m, n, search, max_nodes, time_limit, thread
     ``seconds`` counts both tries."""
     first = PROBE_MIN_NODES if max_nodes is None else min(int(max_nodes), PROBE_MIN_NODES)
     with interruptible():  # one guard for both tries: a signal between boards stops the batch too
-        columns = _solve_many_ida(flat, search, first, time_limit, threads, None)
+        columns = _solve_many_ida(flat, search, first, time_limit, min(threads, len(flat)), None)
         lengths, nodes, labels, seconds, moves, bounds = columns
         again = np.flatnonzero((labels == "budget") & (nodes >= first) & (max_nodes is None or first < max_nodes))
         if bar is not None:
@@ -532,8 +575,10 @@ def _solve_many_probed(flat, target, m, n, search, max_nodes, time_limit, thread
 
 def _solve_many_each(flat, target, m, n, which, threads, bar, search=None, max_nodes=None, time_limit=None,
                      metric="stm"):
-    """The solvers that take one board at a time (slide, constructive, anytime)."""
+    """The solvers that take one board at a time (slide, constructive, anytime); fewer boards than
+    threads share them out, each proof on its share (:mod:`fastpuzzle.search.parallel`)."""
     B = flat.shape[0]
+    inner = max(1, threads // max(B, 1)) if max_nodes is None else 1
     lengths = np.full(B, -1, np.int64)
     bounds = np.full(B, -1, np.int64)
     nodes = np.zeros(B, np.int64)
@@ -546,10 +591,10 @@ def _solve_many_each(flat, target, m, n, which, threads, bar, search=None, max_n
             if np.array_equal(flat[i], target.ravel()):
                 sol = Solution(np.zeros(0, np.uint8), nodes=0, method=which)
             else:
-                sol = _solve_one(flat[i], target, m, n, search, max_nodes, time_limit, which, metric)
+                sol = _solve_one(flat[i], target, m, n, search, max_nodes, time_limit, which, metric, inner)
             lengths[i] = sol.length if sol.solved else -1
             bounds[i] = -1 if sol.lower_bound is None else sol.lower_bound
             nodes[i], status[i], seconds[i], moves[i] = sol.nodes, sol.status, sol.seconds, sol.moves
 
-    ida.run_chunks(B, 1 if m * n >= 16 else 16, threads, work, bar)
+    ida.run_chunks(B, 1 if m * n >= 16 else 16, min(threads, max(B, 1)), work, bar)
     return lengths, nodes, status, seconds, moves, bounds

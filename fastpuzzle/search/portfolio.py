@@ -1,0 +1,235 @@
+"""The solving ladder of a budgeted ``solve`` on boards of up to 25 cells: the proof is the main line.
+
+On these boards the optimal search (IDA* with probes, :mod:`fastpuzzle.search.probes`, on every
+thread: :mod:`fastpuzzle.search.parallel`) proves most boards within seconds, so a budget is
+spent on it first, and finding and improving an answer takes a small share only:
+
+1. **answer** -- weighted IDA* at the weights :data:`ANSWER_WEIGHTS`, each with its share
+   (:data:`ANSWER_SHARES`) of what is left and each looking for a shorter answer than the last
+   (milliseconds on the 24-puzzle); the constructive solver where none finishes;
+2. **proof** -- the optimal search from the root's bound up, its passes bounded by the answer's
+   length less 2 (solution lengths share one parity): a solution it meets is optimal, and a
+   pass at that bound that ends without one proves the answer optimal.  It has the budget up to
+   :data:`PROOF_SHARE` of it, and the whole budget once it has reached that last pass;
+3. **improve** -- what is left, when the proof stopped short: windows of the answer re-solved
+   optimally and weighted searches in other move orders, each looking only for a shorter answer
+   (:mod:`fastpuzzle.search.anytime`'s helpers), on one thread.
+
+The search stops the moment the proved bound meets the answer.  The answer's ``lower_bound``
+is the last bound the proof searched in full (or the root's), rounded up to the parity; the
+result's ``stats`` says how the budget was spent.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numba
+import numpy as np
+
+from . import ida
+from .anytime import ORDERS, STRONG_WIDTHS, WEIGHTS, WIDTHS, AnytimeResult, Budget, reordered, shorter
+from .clock import clock
+from .parallel import split_pass
+from .probes import optimal_search
+from .windows import WindowSolver, cut_loops
+from ..moves import round_up_to_parity, solution_parity
+
+__all__ = ["ANSWER_WEIGHTS", "ANSWER_SHARES", "PROOF_SHARE", "compile_ladder", "portfolio_search"]
+
+#: Weights of the first answers, in the order tried (each looks for a shorter answer).
+ANSWER_WEIGHTS = (3.0, 2.0, 1.5)
+#: Share of what is left each of the first answers may take (the first more: it must answer).
+ANSWER_SHARES = (0.1, 0.03, 0.03)
+#: Share of the budget the proof has (the whole budget once at its last pass): what is left goes
+#: to shorter answers.
+PROOF_SHARE = 0.75
+
+
+_COMPILED: set = set()
+_COMPILED_LOCK = threading.Lock()
+
+
+def compile_ladder(engine) -> float:
+    """Compile (or load from Numba's cache) the kernels the ladder runs with ``engine``'s tables,
+    once a process: the seconds it took (0.0 when they were ready).  A caller runs it before its
+    budget's clock starts, so a first call's budget goes to the search, not to the compiler.
+
+    The searches run on a board one move from the goal: the engine's entry (plain, weighted and
+    capped), the split pass and its layer expansion, and a window.
+    """
+    key = (engine.m * engine.n > 255, str(numba.typeof(engine.kernel_args())))
+    with _COMPILED_LOCK:
+        if key in _COMPILED:
+            return 0.0
+        t0 = clock()
+        m, n, goal = engine.m, engine.n, engine.goal
+        near = goal.copy()
+        blank = int(np.flatnonzero(goal == 0)[0])
+        other = blank + 1 if blank % n < n - 1 else blank - 1
+        near[blank], near[other] = near[other], 0
+        info = np.zeros(4, np.int64)
+        shorter(near, engine, 2.0, np.zeros(3, np.uint8), 0, 0.0, info)
+        split_pass(near, engine, 1, 0.0, 1)
+        WindowSolver(m, n, strong=engine if engine.pdb_tables is not None else None).shorter_path(
+            near, goal, 3, 0, 0.0)
+        _COMPILED.add(key)
+        return clock() - t0
+
+
+def _phase(seconds=0.0, nodes=0, threads=1) -> dict:
+    return dict(seconds=seconds, nodes=nodes, threads=threads)
+
+
+class _Ladder:
+    """The state the three steps share: the budget, the best answer, the proved bound, the stats."""
+
+    def __init__(self, cells, engine, goal, time_limit, max_nodes):
+        self.cells, self.engine = cells, engine
+        self.budget = Budget(time_limit, max_nodes)
+        self.parity = solution_parity(cells, goal, engine.n)
+        self.info = np.zeros(4, np.int64)
+        self.best, self.lower, self.total = None, 0, 0
+        self.stats = dict(answer=_phase(), proof=_phase(), improve=_phase())
+
+    def result(self, optimal=False, codes=None) -> AnytimeResult:
+        if codes is not None:
+            self.best = codes
+        optimal = optimal or len(self.best) <= self.lower
+        bound = len(self.best) if optimal else self.lower
+        return AnytimeResult(self.best, bound, optimal, self.total, stats=self.stats)
+
+    def charge(self, phase: str, nodes: int, since: float):
+        self.budget.charge(nodes)
+        self.total += nodes
+        self.stats[phase]["nodes"] += int(nodes)
+        self.stats[phase]["seconds"] += clock() - since
+
+
+def _answer(ladder, fallback):
+    """Step 1: the first answers; True when one of them is proved optimal."""
+    found = []
+    for weight, share in zip(ANSWER_WEIGHTS, ANSWER_SHARES):
+        since = clock()
+        nodes, deadline = ladder.budget.share(share)
+        codes, proved = shorter(ladder.cells, ladder.engine, weight, ladder.best, nodes, deadline, ladder.info)
+        ladder.charge("answer", int(ladder.info[0]), since)
+        ladder.lower = max(ladder.lower, round_up_to_parity(int(ladder.info[3]), ladder.parity))
+        if proved:
+            return found, True
+        if codes is None:
+            break
+        found.append(weight)
+        ladder.best = codes
+        if len(codes) <= ladder.lower or ladder.budget.spent():
+            break
+    if ladder.best is None:  # no weighted search finished in its share: the constructive answer
+        since = clock()
+        ladder.best = fallback() if fallback is not None else shorter(
+            ladder.cells, ladder.engine, WEIGHTS[0], None, 0, 0.0, ladder.info)[0]
+        ladder.charge("answer", 0, since)
+    return found, len(ladder.best) <= ladder.lower
+
+
+def _prove(ladder, threads, time_limit):
+    """Step 2: the optimal search below the answer's length; True when it settled the answer."""
+    budget, since = ladder.budget, clock()
+    nodes = None if budget.nodes_left is None else max(1, int(budget.nodes_left * PROOF_SHARE))
+    seconds = None
+    if budget.end:
+        seconds = max(min(budget.end, since + time_limit * PROOF_SHARE) - since, 1e-9)
+    status, codes, spent, _ = optimal_search(ladder.cells, ladder.engine, nodes, seconds, ladder.info,
+                                             max_length=len(ladder.best) - 2, threads=threads,
+                                             last_pass=(budget.nodes_left, budget.end))  # fmt: skip
+    ladder.charge("proof", spent, since)
+    ladder.stats["proof"]["threads"] = threads if budget.nodes_left is None else 1
+    if status == ida.STATUS_FOUND:
+        ladder.best = codes
+        return True
+    if status == ida.STATUS_BOUND:  # no solution shorter than the answer: it is optimal
+        return True
+    ladder.lower = max(ladder.lower, round_up_to_parity(int(ladder.info[2]), ladder.parity))
+    ladder.stats["proof"]["bound"] = ladder.lower
+    return len(ladder.best) <= ladder.lower
+
+
+def _improve(ladder, found):
+    """Step 3: shorter answers with what is left; True when one is proved optimal."""
+    cells, engine, budget = ladder.cells, ladder.engine, ladder.budget
+    m, n = engine.m, engine.n
+    since = clock()
+    ladder.best = cut_loops(cells, m, n, ladder.best)
+    strong = engine.pdb_tables is not None
+    windows = WindowSolver(m, n, strong=engine if strong else None)
+    if strong:
+        ladder.best = windows.improve_strong(cells, ladder.best, STRONG_WIDTHS, *budget.share(0.3))
+        budget.charge(windows.work)
+    else:
+        window_end = budget.share(0.5)[1]
+        for width in WIDTHS:
+            if budget.spent() or (window_end and clock() >= window_end) or width > len(ladder.best):
+                break
+            nodes = 40_000 * width if budget.nodes_left is None else max(1, budget.nodes_left // 64)
+            before = windows.work
+            ladder.best = windows.improve(cells, ladder.best, width, nodes, window_end, total=budget.nodes_left or 0)
+            budget.charge(windows.work - before)
+    ladder.total += windows.nodes
+    ladder.stats["improve"]["nodes"] += windows.nodes
+    ladder.stats["improve"]["seconds"] += clock() - since
+    weights = [w for w in WEIGHTS if w <= found[-1]][:2] if found else list(WEIGHTS[:2])
+    while weights and not budget.spent() and len(ladder.best) > ladder.lower:
+        since = clock()
+        ladder.best, spent, proved = reordered(cells, engine, weights, budget, ladder.best, 0.25, ladder.info,
+                                               ((0, 1, 2, 3),) + ORDERS)  # fmt: skip
+        ladder.total += spent
+        ladder.stats["improve"]["nodes"] += spent
+        ladder.stats["improve"]["seconds"] += clock() - since
+        if proved:
+            return True
+        weights = [w for w in WEIGHTS if w < weights[-1]][:2]
+    return len(ladder.best) <= ladder.lower
+
+
+def portfolio_search(cells, engine, *, goal, time_limit=None, max_nodes=None, threads=1,
+                     fallback=None) -> AnytimeResult:  # fmt: skip
+    """Best answer and proved lower bound for one board within a budget, the proof first.
+
+    Parameters
+    ----------
+    cells : ndarray
+        The flat board as ``engine`` sees it (validated, reachable, not at the goal).
+    engine : fastpuzzle.search.ida.Heuristic
+        The heuristic of every search (single-tile moves).
+    goal : ndarray
+        The flat goal of ``engine``.
+    time_limit, max_nodes : optional
+        The budget (None: no limit of that kind; with neither, the proof runs to the end).
+    threads : int
+        Threads of the proof (a node budget searches on one: its count is exact).
+    fallback : callable, optional
+        ``fallback() -> codes``: an answer when no weighted search finishes in its share.
+
+    Returns
+    -------
+    AnytimeResult
+        With ``stats``: seconds, nodes and threads of each step (``answer``, ``proof``,
+        ``improve``), and the proof's bound where it stopped short.
+
+    Examples
+    --------
+    >>> from fastpuzzle.search.ida import Heuristic
+    >>> goal = np.array([1, 2, 3, 4, 5, 6, 7, 8, 0])
+    >>> h = Heuristic(3, 3, goal.reshape(3, 3), "linear_conflict")
+    >>> r = portfolio_search(np.array([8, 6, 7, 2, 5, 4, 3, 0, 1]), h, goal=goal, time_limit=5.0)
+    >>> len(r.codes), r.lower_bound, r.optimal
+    (31, 31, True)
+    """
+    ladder = _Ladder(cells, engine, goal, time_limit, max_nodes)
+    found, done = _answer(ladder, fallback)
+    if done or ladder.budget.spent():
+        return ladder.result(done)
+    if _prove(ladder, int(threads), time_limit or 0.0):
+        return ladder.result(True)
+    if not ladder.budget.spent():
+        _improve(ladder, found)
+    return ladder.result()
