@@ -120,12 +120,13 @@ def weighted(cells, engine, weight, max_nodes, deadline, info):
     return shorter(cells, engine, weight, None, max_nodes, deadline, info)[0]
 
 
-def shorter(cells, engine, weight, best, max_nodes, deadline, info):
+def shorter(cells, engine, weight, best, max_nodes, deadline, info, control=None):
     """Weighted IDA* for a solution shorter than ``best`` (codes, or None: any): ``(codes or None, proved)``.
 
     With an incumbent the engine prunes every child whose plain ``g + h`` exceeds ``len(best) - 2``
     (``max_cost``; solutions share one parity): it looks only where a shorter solution can be, and
     a search that runs out of nodes to expand proves there is none (``proved``: ``best`` is optimal).
+    ``control``: an int64 array another thread sets to stop the search (:func:`~fastpuzzle.search.ida.ida_kernel`).
     """
     m, n = engine.m, engine.n
     cap = 0 if best is None else len(best) - 2
@@ -136,7 +137,8 @@ def shorter(cells, engine, weight, best, max_nodes, deadline, info):
     while True:
         path = np.zeros(capacity, np.uint8)
         status = ida.ida_kernel(cells, m, n, *engine.kernel_args(), threshold, nodes, max_nodes, deadline,
-                                path, info, np.int64(round(weight * ida.WEIGHT_ONE)), max_cost=cap)  # fmt: skip
+                                path, info, np.int64(round(weight * ida.WEIGHT_ONE)), max_cost=cap,
+                                control=control)  # fmt: skip
         if status != ida.STATUS_DEPTH:
             codes = path[: info[1]].copy() if status == ida.STATUS_FOUND else None
             return codes, best is not None and status == ida.STATUS_EXHAUSTED
@@ -334,20 +336,20 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     return AnytimeResult(best, lower, len(best) <= lower, total)
 
 
-def reordered(cells, engine, weights, budget, best, share, info, orders=ORDERS):
+def reordered(cells, engine, weights, budget, best, share, info, orders=ORDERS, control=None):
     """The shortest of ``best`` and weighted searches at ``weights``, the moves tried in ``orders``.
 
     Each search has ``share`` of what is left and looks only for a solution shorter than the best
     so far (:func:`shorter`); returns ``(best, nodes searched, proved)``, ``proved`` when a search
-    showed that none shorter exists.
+    showed that none shorter exists.  ``control`` set by another thread stops them.
     """
     spent = 0
     for weight in weights:
         for order in orders:
-            if budget.spent():
+            if budget.spent() or (control is not None and control[0]):
                 return best, spent, False
             nodes, deadline = budget.share(share)
-            codes, proved = shorter(cells, engine.reordered(order), weight, best, nodes, deadline, info)
+            codes, proved = shorter(cells, engine.reordered(order), weight, best, nodes, deadline, info, control)
             budget.charge(int(info[0]))
             spent += int(info[0])
             if proved:

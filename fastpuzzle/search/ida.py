@@ -529,7 +529,7 @@ def initial_capacity(m: int, n: int) -> int:
 
 
 def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, weight: int = WEIGHT_ONE, info=None,
-               max_length=None, threshold=0):  # fmt: skip
+               max_length=None, threshold=0, control=None):  # fmt: skip
     """IDA* on one validated, solvable flat board; returns ``(status, codes, nodes, seconds)``.
 
     ``max_nodes``/``time_limit`` as checked by
@@ -543,6 +543,7 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     Depth-bounded mode: ``max_length`` stops after the bound ``max_length`` (the stack is made just
     that deep) with :data:`STATUS_BOUND` when no solution is that short, a proof; ``threshold``: the
     first bound tried (a known lower bound skips the passes below it; 0 = start from ``h``).
+    ``control``: see :func:`ida_kernel`.
     """
     m, n = heuristic.m, heuristic.n
     args = heuristic.kernel_args()
@@ -556,7 +557,8 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     while True:
         check_allocation(capacity * STACK_BYTES, f"the IDA* stack of {capacity:,} moves")
         path = np.zeros(capacity, np.uint8)
-        status = ida_kernel(cells, m, n, *args, threshold, nodes, max_nodes, deadline, path, info, np.int64(weight))
+        status = ida_kernel(cells, m, n, *args, threshold, nodes, max_nodes, deadline, path, info, np.int64(weight),
+                            control=control)  # fmt: skip
         if status == STATUS_DEPTH and max_length is not None:
             status = STATUS_BOUND
         if status != STATUS_DEPTH:

@@ -52,12 +52,55 @@ from . import ida
 from .chunks import run_chunks
 from .clock import clock
 
-__all__ = ["FRONTIER_PER_THREAD", "MAX_SPLIT_DEPTH", "PassResult", "expand_layer", "split_pass"]
+__all__ = ["FRONTIER_PER_THREAD", "MAX_SPLIT_DEPTH", "PassResult", "Stop", "expand_layer", "split_pass"]
 
 #: Subtrees handed out per thread (at least): the last one to finish holds the others up.
 FRONTIER_PER_THREAD = 128
 #: Deepest layer the split expands (on a narrow tree the layer stays small).
 MAX_SPLIT_DEPTH = 24
+
+
+class Stop:
+    """A flag one thread raises to stop another's search at once: ``flag`` is the control array of
+    the kernels that take one, and the arrays :meth:`watch` was given (a split pass's subtrees)
+    are set with it.
+
+    Examples
+    --------
+    >>> stop = Stop(); subtrees = np.zeros(3, np.int64); stop.watch(subtrees)
+    >>> stop.set(); bool(stop), subtrees.tolist()
+    (True, [1, 1, 1])
+    """
+
+    def __init__(self):
+        self.flag = np.zeros(1, np.int64)
+        self._watched: list = []
+        self._lock = threading.Lock()
+        self._event = threading.Event()
+
+    def __bool__(self) -> bool:
+        return bool(self.flag[0])
+
+    def set(self) -> None:
+        with self._lock:
+            self.flag[0] = 1
+            for array in self._watched:
+                array[:] = 1
+        self._event.set()
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the flag; whether it was set."""
+        return self._event.wait(max(0.0, seconds))
+
+    def watch(self, array) -> None:
+        with self._lock:
+            self._watched.append(array)
+            if self.flag[0]:
+                array[:] = 1
+
+    def unwatch(self, array) -> None:
+        with self._lock:
+            self._watched = [a for a in self._watched if a is not array]
 
 
 @dataclass
@@ -179,13 +222,15 @@ def _one_thread_nodes(layers, index) -> int:
 
 
 def split_pass(cells, heuristic: ida.Heuristic, threshold: int, deadline: float = 0.0, threads: int = 2,
-               side=None, side_control=None) -> PassResult:  # fmt: skip
+               side=None, side_control=None, active=None, stop=None) -> PassResult:  # fmt: skip
     """The pass of plain IDA* at ``threshold`` on ``threads`` threads (single-tile moves).
 
     ``cells``: the flat board as the engine sees it, not at the goal; ``deadline``: a
     :func:`~fastpuzzle.search.clock.clock` time (0: none).  ``side()``: run first, on one
     of the threads; it returns ``(found, result)``, and ``found`` stops the pass; ``side_control``
     (an int64 array the side task's kernel reads) is set when the pass ends, which stops it.
+    ``active()``: how many threads may go on taking subtrees (:func:`~fastpuzzle.search.chunks.run_chunks`);
+    ``stop``: a :class:`Stop` another thread sets: the subtrees stop (the pass ends as if out of time).
     Returns a :class:`PassResult` (no node budget: the pass is not cut by a node count): without a
     side task, the status, codes, nodes and next bound of the pass on one thread.
     """
@@ -204,7 +249,7 @@ def split_pass(cells, heuristic: ida.Heuristic, threshold: int, deadline: float 
     seconds = np.zeros(k, np.float64)
     controls = np.zeros(k, np.int64)  # one flag a subtree: a solution stops only the subtrees after it
     first_found = [k]  # the first subtree (in depth-first order) known to hold a solution
-    side_out, done = [], [0]
+    side_out, side_found, done = [], [], [0]
     lock = threading.Lock()
     args = heuristic.kernel_args()
     offset = int(side is not None)
@@ -214,6 +259,7 @@ def split_pass(cells, heuristic: ida.Heuristic, threshold: int, deadline: float 
             found_there, out = side()
             side_out.append(out)
             if found_there:
+                side_found.append(True)
                 controls[:] = 1
             return
         j = lo - offset
@@ -230,7 +276,13 @@ def split_pass(cells, heuristic: ida.Heuristic, threshold: int, deadline: float 
             if done[0] == k and side_control is not None:  # the pass is over: the side task is of no more use
                 side_control[0] = 1
 
-    run_chunks(k + offset, 1, threads, work)
+    if stop is not None:
+        stop.watch(controls)
+    try:
+        run_chunks(k + offset, 1, threads, work, active=active)
+    finally:
+        if stop is not None:
+            stop.unwatch(controls)
     if side_control is not None:
         side_control[0] = 1
     side_result = side_out[0] if side_out else None
@@ -243,7 +295,7 @@ def split_pass(cells, heuristic: ida.Heuristic, threshold: int, deadline: float 
             # every subtree before it searched in full: the nodes one thread generates up to that solution
             every = _one_thread_nodes(layers, i) + int((infos[: i + 1, 0] - 1).sum())
         return PassResult(ida.STATUS_FOUND, codes, every, len(codes), side_result)
-    if side_out and controls.all():  # the side task found it
+    if side_found:  # the side task found it
         return PassResult(ida.STATUS_FOUND, np.zeros(0, np.uint8), every, threshold, side_result)
     if (status == ida.STATUS_TIME).any() or not ran.all() or pending():
         return PassResult(ida.STATUS_TIME, np.zeros(0, np.uint8), every, threshold, side_result)

@@ -9,13 +9,20 @@ spent on it first, and finding and improving an answer takes a small share only:
    (milliseconds on the 24-puzzle); the constructive solver where none finishes;
 2. **proof** -- the optimal search from the root's bound up, its passes bounded by the answer's
    length less 2 (solution lengths share one parity): a solution it meets is optimal, and a
-   pass at that bound that ends without one proves the answer optimal.  It has the budget up to
-   :data:`PROOF_SHARE` of it, and the whole budget once it has reached that last pass;
-3. **improve** -- what is left, when the proof stopped short: windows of the answer re-solved
-   optimally and weighted searches in other move orders, each looking only for a shorter answer
-   (:mod:`fastpuzzle.search.anytime`'s helpers), on one thread.
+   pass at that bound that ends without one proves the answer optimal;
+3. **improve** -- windows of the answer re-solved optimally and weighted searches in other move
+   orders, each looking only for a shorter answer (:mod:`fastpuzzle.search.anytime`'s helpers).
 
-The search stops the moment the proved bound meets the answer.  The answer's ``lower_bound``
+With a time limit and two threads or more, the proof has every thread up to
+:data:`HANDOFF_SHARE` of the budget; then one thread goes to the improving searches and the
+proof goes on with the others to the end, side by side (a split pass lets a thread go between
+two subtrees).  A board the proof settles on one thread within about 80 % of the budget is
+settled here too (the first half on two threads does more than 80 % of it on one).  On one
+thread, or with a node budget, the steps run one after the other: the proof up to
+:data:`PROOF_SHARE` of the budget (all of it once it has reached its last pass), then the
+improving searches.
+
+The search stops the moment the proved bound meets the answer, whichever side moved.  The answer's ``lower_bound``
 is the last bound the proof searched in full (or the root's), rounded up to the parity; the
 result's ``stats`` says how the budget was spent.
 """
@@ -30,20 +37,25 @@ import numpy as np
 from . import ida
 from .anytime import ORDERS, STRONG_WIDTHS, WEIGHTS, WIDTHS, AnytimeResult, Budget, reordered, shorter
 from .clock import clock
-from .parallel import split_pass
+from .parallel import Stop, split_pass
 from .probes import optimal_search
 from .windows import WindowSolver, cut_loops
 from ..moves import round_up_to_parity, solution_parity
 
-__all__ = ["ANSWER_WEIGHTS", "ANSWER_SHARES", "PROOF_SHARE", "compile_ladder", "portfolio_search"]
+__all__ = ["ANSWER_WEIGHTS", "ANSWER_SHARES", "PROOF_SHARE", "HANDOFF_SHARE", "compile_ladder", "portfolio_search"]
 
 #: Weights of the first answers, in the order tried (each looks for a shorter answer).
 ANSWER_WEIGHTS = (3.0, 2.0, 1.5)
 #: Share of what is left each of the first answers may take (the first more: it must answer).
 ANSWER_SHARES = (0.1, 0.03, 0.03)
-#: Share of the budget the proof has (the whole budget once at its last pass): what is left goes
-#: to shorter answers.
+#: Share of the budget the proof has on one thread (the whole budget once at its last pass): what
+#: is left goes to shorter answers.
 PROOF_SHARE = 0.75
+#: Share of the budget the proof has on every thread: then one of them goes to shorter answers
+#: and the proof goes on with the others, to the end.
+HANDOFF_SHARE = 0.5
+#: Share of what is left each weighted search of the improving step's descent may take.
+DESCENT_SHARE = 0.12
 
 
 _COMPILED: set = set()
@@ -69,10 +81,14 @@ def compile_ladder(engine) -> float:
         other = blank + 1 if blank % n < n - 1 else blank - 1
         near[blank], near[other] = near[other], 0
         info = np.zeros(4, np.int64)
-        shorter(near, engine, 2.0, np.zeros(3, np.uint8), 0, 0.0, info)
+        codes = shorter(near, engine, 2.0, np.zeros(3, np.uint8), 0, 0.0, info)[0]
         split_pass(near, engine, 1, 0.0, 1)
-        WindowSolver(m, n, strong=engine if engine.pdb_tables is not None else None).shorter_path(
-            near, goal, 3, 0, 0.0)
+        codes = cut_loops(near, m, n, np.r_[codes, 3 - codes, codes].astype(np.uint8))  # a move, undone (UNDO), again
+        windows = WindowSolver(m, n, strong=engine if engine.pdb_tables is not None else None)
+        windows.shorter_path(near, goal, 3, 0, 0.0)
+        windows.improve(near, codes, 8, 0, 0.0)
+        if engine.pdb_tables is not None:
+            windows.improve_strong(near, codes, STRONG_WIDTHS[:1], 0, 0.0)
         _COMPILED.add(key)
         return clock() - t0
 
@@ -86,6 +102,7 @@ class _Ladder:
 
     def __init__(self, cells, engine, goal, time_limit, max_nodes):
         self.cells, self.engine = cells, engine
+        self.start = clock()
         self.budget = Budget(time_limit, max_nodes)
         self.parity = solution_parity(cells, goal, engine.n)
         self.info = np.zeros(4, np.int64)
@@ -131,16 +148,23 @@ def _answer(ladder, fallback):
     return found, len(ladder.best) <= ladder.lower
 
 
-def _prove(ladder, threads, time_limit):
-    """Step 2: the optimal search below the answer's length; True when it settled the answer."""
+def _prove(ladder, threads, seconds, **hooks):
+    """Step 2: the optimal search below the answer's length, ``seconds`` at most (None: the
+    budget's); True when it settled the answer.  ``hooks``: ``active`` and ``stop`` of
+    :func:`~fastpuzzle.search.probes.optimal_search` (the hand-off to the improving searches)."""
     budget, since = ladder.budget, clock()
     nodes = None if budget.nodes_left is None else max(1, int(budget.nodes_left * PROOF_SHARE))
-    seconds = None
-    if budget.end:
-        seconds = max(min(budget.end, since + time_limit * PROOF_SHARE) - since, 1e-9)
+    if seconds is None and budget.end:
+        seconds = max(budget.end - since, 1e-9)
+
+    def proved_below(bound):  # each pass the proof ends raises the bound the answer carries
+        ladder.lower = max(ladder.lower, round_up_to_parity(int(bound), ladder.parity))
+
     status, codes, spent, _ = optimal_search(ladder.cells, ladder.engine, nodes, seconds, ladder.info,
                                              max_length=len(ladder.best) - 2, threads=threads,
-                                             last_pass=(budget.nodes_left, budget.end))  # fmt: skip
+                                             last_pass=(budget.nodes_left, budget.end),
+                                             incumbent=lambda: len(ladder.best), on_pass=proved_below,
+                                             **hooks)  # fmt: skip
     ladder.charge("proof", spent, since)
     ladder.stats["proof"]["threads"] = threads if budget.nodes_left is None else 1
     if status == ida.STATUS_FOUND:
@@ -153,34 +177,54 @@ def _prove(ladder, threads, time_limit):
     return len(ladder.best) <= ladder.lower
 
 
-def _improve(ladder, found):
-    """Step 3: shorter answers with what is left; True when one is proved optimal."""
-    cells, engine, budget = ladder.cells, ladder.engine, ladder.budget
+def _improve(ladder, found, stop=None):
+    """Step 3: shorter answers with what is left; True when one is proved optimal.  ``stop``: a
+    :class:`~fastpuzzle.search.parallel.Stop` the proof sets when it ends."""
+    cells, engine, budget = ladder.cells, ladder.improver, ladder.budget
+    control = None if stop is None else stop.flag
     m, n = engine.m, engine.n
     since = clock()
-    ladder.best = cut_loops(cells, m, n, ladder.best)
+    best = cut_loops(cells, m, n, ladder.best)
     strong = engine.pdb_tables is not None
     windows = WindowSolver(m, n, strong=engine if strong else None)
+    windows.control = control
     if strong:
-        ladder.best = windows.improve_strong(cells, ladder.best, STRONG_WIDTHS, *budget.share(0.3))
+        best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(0.3))
         budget.charge(windows.work)
     else:
         window_end = budget.share(0.5)[1]
         for width in WIDTHS:
-            if budget.spent() or (window_end and clock() >= window_end) or width > len(ladder.best):
+            if budget.spent() or (window_end and clock() >= window_end) or width > len(best) or windows.stopped():
                 break
             nodes = 40_000 * width if budget.nodes_left is None else max(1, budget.nodes_left // 64)
             before = windows.work
-            ladder.best = windows.improve(cells, ladder.best, width, nodes, window_end, total=budget.nodes_left or 0)
+            best = windows.improve(cells, best, width, nodes, window_end, total=budget.nodes_left or 0)
             budget.charge(windows.work - before)
+    ladder.best = best if len(best) < len(ladder.best) else ladder.best
     ladder.total += windows.nodes
     ladder.stats["improve"]["nodes"] += windows.nodes
     ladder.stats["improve"]["seconds"] += clock() - since
     weights = [w for w in WEIGHTS if w <= found[-1]][:2] if found else list(WEIGHTS[:2])
-    while weights and not budget.spent() and len(ladder.best) > ladder.lower:
+    for weight in [w for w in WEIGHTS if w < weights[-1]]:  # lower weights, while each finishes its share
+        if budget.spent() or len(ladder.best) <= ladder.lower or (stop is not None and stop):
+            break
         since = clock()
-        ladder.best, spent, proved = reordered(cells, engine, weights, budget, ladder.best, 0.25, ladder.info,
-                                               ((0, 1, 2, 3),) + ORDERS)  # fmt: skip
+        nodes, deadline = budget.share(DESCENT_SHARE)
+        codes, proved = shorter(cells, engine, weight, ladder.best, nodes, deadline, ladder.info, control)
+        ladder.total += int(ladder.info[0])
+        ladder.stats["improve"]["nodes"] += int(ladder.info[0])
+        ladder.stats["improve"]["seconds"] += clock() - since
+        if proved:
+            return True
+        if codes is None:
+            break
+        ladder.best = codes if len(codes) < len(ladder.best) else ladder.best
+        weights = [weights[-1], weight]
+    while weights and not budget.spent() and len(ladder.best) > ladder.lower and not (stop is not None and stop):
+        since = clock()
+        best, spent, proved = reordered(cells, engine, weights, budget, ladder.best, 0.25, ladder.info,
+                                        ((0, 1, 2, 3),) + ORDERS, control)  # fmt: skip
+        ladder.best = best if len(best) < len(ladder.best) else ladder.best
         ladder.total += spent
         ladder.stats["improve"]["nodes"] += spent
         ladder.stats["improve"]["seconds"] += clock() - since
@@ -190,8 +234,36 @@ def _improve(ladder, found):
     return len(ladder.best) <= ladder.lower
 
 
-def portfolio_search(cells, engine, *, goal, time_limit=None, max_nodes=None, threads=1,
-                     fallback=None) -> AnytimeResult:  # fmt: skip
+def _side_by_side(ladder, found, threads, time_limit) -> bool:
+    """Steps 2 and 3 on ``threads`` threads: the proof on all of them up to :data:`HANDOFF_SHARE` of
+    the budget, then one goes to the improving searches and the proof goes on with the others, to
+    the end.  Each stops the other when it settles the answer; True when the answer is proved."""
+    to_proof, to_improver = Stop(), Stop()
+    active = [threads]
+    handoff = ladder.start + HANDOFF_SHARE * time_limit
+    improved = []
+
+    def improver():
+        if to_improver.wait(handoff - clock()):
+            return  # the proof ended first
+        active[0] = threads - 1
+        ladder.stats["improve"]["from"] = clock() - ladder.start
+        improved.append(_improve(ladder, found, to_improver))
+        if improved[-1] or len(ladder.best) <= ladder.lower:
+            to_proof.set()
+
+    helper = threading.Thread(target=improver, name="fastpuzzle-improve", daemon=True)
+    helper.start()
+    try:
+        proved = _prove(ladder, threads, None, active=lambda: active[0], stop=to_proof)
+    finally:
+        to_improver.set()
+        helper.join()
+    return proved or bool(improved and improved[-1]) or len(ladder.best) <= ladder.lower
+
+
+def portfolio_search(cells, engine, *, goal, time_limit=None, max_nodes=None, threads=1, fallback=None,
+                     improver=None) -> AnytimeResult:  # fmt: skip
     """Best answer and proved lower bound for one board within a budget, the proof first.
 
     Parameters
@@ -205,30 +277,41 @@ def portfolio_search(cells, engine, *, goal, time_limit=None, max_nodes=None, th
     time_limit, max_nodes : optional
         The budget (None: no limit of that kind; with neither, the proof runs to the end).
     threads : int
-        Threads of the proof (a node budget searches on one: its count is exact).
+        Threads of the proof; with a time limit and two or more, one of them goes to the
+        improving searches from :data:`HANDOFF_SHARE` of the budget on.  A node budget searches on
+        one thread, the proof first and then the improving searches (its count is exact).
     fallback : callable, optional
         ``fallback() -> codes``: an answer when no weighted search finishes in its share.
+    improver : fastpuzzle.search.ida.Heuristic, optional
+        The heuristic of the improving searches, on the same board and goal (a stronger database
+        whose larger bounds steer weighted searches to shorter answers); default ``engine``.
 
     Returns
     -------
     AnytimeResult
         With ``stats``: seconds, nodes and threads of each step (``answer``, ``proof``,
-        ``improve``), and the proof's bound where it stopped short.
+        ``improve``), the proof's bound where it stopped short, and when the improving searches
+        started (``improve["from"]``, seconds into the budget) where they ran beside the proof.
 
     Examples
     --------
     >>> from fastpuzzle.search.ida import Heuristic
     >>> goal = np.array([1, 2, 3, 4, 5, 6, 7, 8, 0])
     >>> h = Heuristic(3, 3, goal.reshape(3, 3), "linear_conflict")
-    >>> r = portfolio_search(np.array([8, 6, 7, 2, 5, 4, 3, 0, 1]), h, goal=goal, time_limit=5.0)
+    >>> r = portfolio_search(np.array([8, 6, 7, 2, 5, 4, 3, 0, 1]), h, goal=goal, max_nodes=10**6)
     >>> len(r.codes), r.lower_bound, r.optimal
     (31, 31, True)
     """
     ladder = _Ladder(cells, engine, goal, time_limit, max_nodes)
+    ladder.improver = engine if improver is None else improver
     found, done = _answer(ladder, fallback)
     if done or ladder.budget.spent():
         return ladder.result(done)
-    if _prove(ladder, int(threads), time_limit or 0.0):
+    threads = int(threads)
+    if threads >= 2 and max_nodes is None and time_limit is not None:
+        return ladder.result(_side_by_side(ladder, found, threads, time_limit))
+    seconds = None if time_limit is None else max(ladder.start + time_limit * PROOF_SHARE - clock(), 1e-9)
+    if _prove(ladder, threads, seconds):
         return ladder.result(True)
     if not ladder.budget.spent():
         _improve(ladder, found)

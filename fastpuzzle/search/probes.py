@@ -70,19 +70,25 @@ def _probe(cells, heuristic, cap, max_nodes, deadline, control=None):
     return status, codes, int(info[0])
 
 
-def _split(cells, heuristic, bound, deadline, threads, probe_nodes):
+def _split(cells, heuristic, bound, deadline, threads, probe_nodes, active=None, stop=None):
     """The pass at ``bound`` on ``threads`` threads, with a probe of ``probe_nodes`` nodes beside it
     (0: none), the status as ``ida_search``'s in its depth-bounded mode (``STATUS_BOUND``: none within the bound): ``(status, codes, nodes, the
     pass's own nodes, next bound)``."""
     side = side_control = None
     if probe_nodes:
         side_control = np.zeros(1, np.int64)
+        if stop is not None:
+            stop.watch(side_control)
 
         def side():
             found = _probe(cells, heuristic, bound, max(int(probe_nodes), 2), deadline, side_control)
             return found[0] == ida.STATUS_FOUND, found
 
-    r = split_pass(cells, heuristic, bound, deadline, threads, side, side_control)
+    try:
+        r = split_pass(cells, heuristic, bound, deadline, threads, side, side_control, active, stop)
+    finally:
+        if side_control is not None and stop is not None:
+            stop.unwatch(side_control)
     nodes = r.nodes + (r.side[2] if r.side is not None else 0)
     if r.side is not None and r.side[0] == ida.STATUS_FOUND:
         return ida.STATUS_FOUND, r.side[1], nodes, r.nodes, bound
@@ -90,7 +96,8 @@ def _split(cells, heuristic, bound, deadline, threads, probe_nodes):
 
 
 def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=None, info=None, *,
-                   max_length=None, share: float = PROBE_SHARE, last_pass=None, threads: int = 1):  # fmt: skip
+                   max_length=None, share: float = PROBE_SHARE, last_pass=None, threads: int = 1, active=None,
+                   stop=None, incumbent=None, on_pass=None):  # fmt: skip
     """IDA* with probes on one validated, solvable flat board: ``(status, codes, nodes, seconds)``
     as :func:`fastpuzzle.search.ida.ida_search` returns them (the nodes of the probes included).
 
@@ -108,6 +115,11 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     thread's, the last pass's solution may be another optimal one), its probe beside it as the
     first task: the probe's thread joins the pass when the probe ends, and the first to meet a
     solution stops the other.  Not with a node budget (a pass is then cut at an exact count).
+    ``active()``: how many of the threads may go on (:func:`~fastpuzzle.search.chunks.run_chunks`);
+    ``stop``: a :class:`~fastpuzzle.search.parallel.Stop` another thread sets (the search ends as
+    out of time); ``incumbent()``: the length of the best answer another search holds now (no
+    bound from its length less 1 up is searched: ``STATUS_BOUND`` then proves it optimal);
+    ``on_pass(bound)``: called after each pass with the bound it proved.
 
     Examples
     --------
@@ -121,7 +133,8 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     info = np.zeros(4, np.int64) if info is None else info
     probing = share > 0 and uses_probes(heuristic)
     threads = 1 if heuristic.mtm_tables is not None else int(threads)
-    if not probing and last_pass is None and threads == 1:
+    control = None if stop is None else stop.flag
+    if not probing and last_pass is None and threads == 1 and incumbent is None and on_pass is None:
         return ida.ida_search(cells, heuristic, max_nodes, time_limit, info=info, max_length=max_length)
     t0 = time.perf_counter()
     deadline = 0.0 if time_limit is None else clock() + float(time_limit)
@@ -132,9 +145,13 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
         return nodes, seconds
 
     # h0 (a pass at bound 0 only when the tables leave tiles out and h0 is 0 off the goal)
-    status, codes, total, _ = ida.ida_search(cells, heuristic, max_nodes, time_limit, max_length=0, info=info)
+    status, codes, total, _ = ida.ida_search(cells, heuristic, max_nodes, time_limit, max_length=0, info=info,
+                                             control=control)  # fmt: skip
     passes, previous, bound = int(total > 0), 0, int(info[2])
     while status == ida.STATUS_BOUND:
+        if incumbent is not None:
+            shorter = int(incumbent()) - 2
+            max_length = shorter if max_length is None else min(max_length, shorter)
         if max_length is not None and bound > max_length:
             break  # every bound up to max_length searched: no solution that short (STATUS_BOUND)
         if last_pass is not None and max_length is not None and bound > max_length - 2:  # the last pass: its budget
@@ -145,14 +162,17 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
             break
         if threads > 1 and nodes_left is None and previous >= SPLIT_MIN_NODES:  # the pass on every thread
             status, codes, spent, pass_nodes, bound = _split(
-                cells, heuristic, bound, deadline, threads, share * previous if probing and previous >= PROBE_MIN_NODES else 0)
+                cells, heuristic, bound, deadline, threads, share * previous if probing and previous >= PROBE_MIN_NODES else 0,
+                active, stop)  # fmt: skip
             total += spent - (passes > 0)
             passes, previous = passes + 1, pass_nodes
+            if status == ida.STATUS_BOUND and on_pass is not None:
+                on_pass(bound)
             continue
         if probing and previous >= PROBE_MIN_NODES and (nodes_left is None or nodes_left >= 2):  # a probe
             allowed = max(int(share * previous), 2)  # (the root and one child at least; 0 would mean no limit)
             mine = nodes_left is None or allowed < nodes_left  # else the caller's budget stops the probe
-            status, codes, spent = _probe(cells, heuristic, bound, allowed if mine else nodes_left, deadline)
+            status, codes, spent = _probe(cells, heuristic, bound, allowed if mine else nodes_left, deadline, control)
             total += spent
             if status in (ida.STATUS_FOUND, ida.STATUS_TIME) or (status == ida.STATUS_NODES and not mine):
                 break  # found (optimal), or the caller's budget or a signal stopped it
@@ -163,11 +183,13 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
         if nodes_left is not None:
             nodes_left += passes > 0  # the pass counts the root again (see below)
         status, codes, spent, _ = ida.ida_search(cells, heuristic, nodes_left, seconds_left, info=info,
-                                                 max_length=bound, threshold=bound)  # fmt: skip
+                                                 max_length=bound, threshold=bound, control=control)  # fmt: skip
         total += spent - (passes > 0)  # each pass counts the root again: the plain search counts it once
         passes, previous = passes + 1, spent
         if status == ida.STATUS_BOUND:
             bound = int(info[2])  # the smallest f the pass pruned: the next bound
+            if on_pass is not None:
+                on_pass(bound)
     codes = codes if status == ida.STATUS_FOUND and codes is not None else np.zeros(0, np.uint8)
     info[0], info[1], info[2] = total, len(codes), len(codes) if status == ida.STATUS_FOUND else bound
     return status, codes, total, time.perf_counter() - t0

@@ -96,10 +96,15 @@ class _Search:
     def __init__(self, m, n, target, heuristic, database, prune_length, prefer_pdb=False, metric="stm",
                  build_slides=True):  # fmt: skip
         self.plan, self.label, self.metric = None, heuristic, metric
+        self.improver = None  # the engine of the ladder's improving searches, where another is stronger
         if prefer_pdb and heuristic == "linear_conflict" and database is None:
             # method="auto": the fastest cached database (the proof's time is what counts; docs/solving.md)
             database = _cached_database(m, n, target)
             heuristic = "linear_conflict" if database is None else "pdb"
+            strongest = _cached_database(m, n, target, strongest=True) if database is not None and metric == "stm" \
+                else None  # fmt: skip
+            if strongest is not None and strongest.name != database.name and np.array_equal(strongest.goal, database.goal):
+                self.improver = strongest
         if heuristic != "pdb":
             self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric,
                                         build_slides=build_slides)  # fmt: skip
@@ -113,6 +118,9 @@ class _Search:
         self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order,
                                     metric=metric, build_slides=build_slides)  # fmt: skip
         self.label = f"pdb:{db.name}"
+        if self.improver is not None:  # the same goal: the same frame as the proof's (GoalPlan)
+            self.improver = ida.Heuristic(m, n, db.goal, "pdb", self.improver, prune_length=prune_length,
+                                          order=self.plan.move_order)  # fmt: skip
 
     def map_boards(self, flat: np.ndarray) -> np.ndarray:
         if self.plan is None:
@@ -241,7 +249,8 @@ def _solve_anytime(cells, target, m, n, search, max_nodes, time_limit, threads=1
     with interruptible(m * n > 9):  # SIGINT/SIGTERM stop every kernel of the run
         if m * n <= PORTFOLIO_MAX_CELLS:
             r = portfolio_search(mapped, search.engine, goal=search.engine.goal, time_limit=time_limit,
-                                 max_nodes=max_nodes, threads=threads, fallback=fallback)  # fmt: skip
+                                 max_nodes=max_nodes, threads=threads, fallback=fallback,
+                                 improver=search.improver)  # fmt: skip
         else:
             r = anytime_search(mapped, search.engine, goal=search.engine.goal, time_limit=time_limit,
                                max_nodes=max_nodes, fallback=fallback)  # fmt: skip

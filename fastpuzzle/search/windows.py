@@ -22,6 +22,7 @@ import numpy as np
 
 from .._jit import jit
 from ..boards import relabel_for_goal
+from ..interrupt import pending
 from ..moves import step_offset
 from . import ida
 from .clock import clock
@@ -139,6 +140,8 @@ class WindowSolver:
         # what a budget is charged: the nodes, one more a window, and the entries of each engine's
         # tables (4 per tile and cell), so that a node budget bounds the windows of a huge board too
         self.work = 0
+        #: An int64 array whose first entry, set by another thread, stops the windows' searches (None: none).
+        self.control = None
 
     def _engine(self, blank: int):
         engine = self._engines.get(blank)
@@ -147,6 +150,10 @@ class WindowSolver:
             engine = self._engines[blank] = (goal, ida.Heuristic(self.m, self.n, goal, "linear_conflict"))
             self.work += 4 * (self.m * self.n) ** 2
         return engine
+
+    def stopped(self) -> bool:
+        """A signal (SIGINT, SIGTERM) or another thread (:attr:`control`) asked the windows to stop."""
+        return bool(pending()) or (self.control is not None and bool(self.control[0]))
 
     def shorter_path(self, start, goal, length: int, max_nodes: int, deadline: float):
         """Moves from ``start`` to ``goal`` (flat boards) shorter than ``length``, or None.
@@ -160,7 +167,7 @@ class WindowSolver:
         renamed = relabel_for_goal(np.asarray(start).reshape(m, n), np.asarray(goal).reshape(m, n), target).ravel()
         path = np.zeros(length, np.uint8)  # thresholds below ``length`` only: shorter paths
         status = ida.ida_kernel(renamed, m, n, *engine.kernel_args(), 0, 0, int(max_nodes), float(deadline),
-                                path, self._info, ida.WEIGHT_ONE)  # fmt: skip
+                                path, self._info, ida.WEIGHT_ONE, control=self.control)  # fmt: skip
         self.nodes += int(self._info[0])
         self.work += int(self._info[0]) + 1
         if status == ida.STATUS_FOUND and self._info[1] < length:
@@ -187,7 +194,8 @@ class WindowSolver:
         start_work = self.work
 
         def out_of_budget():
-            return (deadline > 0.0 and clock() >= deadline) or (max_nodes > 0 and self.work - start_work >= max_nodes)
+            return (deadline > 0.0 and clock() >= deadline) or (max_nodes > 0 and self.work - start_work >= max_nodes) \
+                or self.stopped()
 
         for width in widths:
             if out_of_budget():
@@ -225,7 +233,7 @@ class WindowSolver:
         i = 0
         step = max(1, width // 2)
         start = self.work
-        while i < len(codes) and (deadline <= 0.0 or clock() < deadline):
+        while i < len(codes) and (deadline <= 0.0 or clock() < deadline) and not self.stopped():
             j = min(len(codes), i + width)
             left = total - (self.work - start)
             if j - i < 2 or (total and left <= 0):
