@@ -39,6 +39,9 @@ which.
   how much on average, and the lookup cost of each, side by side.
 * The 15-puzzle goal rows: the 17 positions that need 80 moves (7-8 +
   reflection, mean and worst CPU), Korf's 100 (nodes per instance, CPU in all).
+* The budgeted ladder through the plain calls (``bench/ladder_rows.py``): Korf-Felner #38 and
+  #40 with the defaults, one proof on 2 threads against 1, the 80-move positions with
+  ``time_limit=30`` against ``method="ida"``, ``time_limit=3`` in a fresh process.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ from fastpuzzle.moves import PRUNE_LENGTH  # noqa: E402
 from fastpuzzle.search import ida, probes  # noqa: E402
 from fastpuzzle.search.pdb.dual import dual_lookup  # noqa: E402
 from fastpuzzle.search.solve import _Search, solve  # noqa: E402
+from bench import ladder_rows  # noqa: E402
 from bench.common import DATA, read_instances  # noqa: E402
 
 solve_pdb = functools.partial(solve, heuristic="pdb", method="ida")  # optimal IDA* on the tables
@@ -90,12 +94,13 @@ def _engines(db, prune_length=PRUNE_LENGTH):
     return search, image_order
 
 
-def _solve(search, engine, board, length, share=probes.PROBE_SHARE):
-    """Optimal search as ``solve`` runs it (IDA* with probes; ``share=0``: plain IDA*): ``(nodes, cpu)``."""
+def _solve(search, engine, board, length, share=probes.PROBE_SHARE, threads=1, wall=False):
+    """Optimal search as ``solve`` runs it (IDA* with probes; ``share=0``: plain IDA*): ``(nodes, cpu)``
+    (``wall``: wall seconds instead of CPU, for a search on ``threads`` threads)."""
     cells = search.map_boards(board.reshape(1, -1).astype(np.uint8))[0]
-    c0 = time.process_time()
-    status, codes, nodes, _ = probes.optimal_search(cells, engine, share=share)
-    cpu = time.process_time() - c0
+    c0 = time.perf_counter() if wall else time.process_time()
+    status, codes, nodes, _ = probes.optimal_search(cells, engine, share=share, threads=threads)
+    cpu = (time.perf_counter() if wall else time.process_time()) - c0
     if status != ida.STATUS_FOUND or len(codes) != length:
         raise SystemExit(f"24-puzzle: status {status}, {len(codes)} moves, expected {length}")
     end = apply_moves(board.reshape(5, 5), search.unmap_codes(codes).astype(np.uint8))
@@ -341,6 +346,27 @@ def kf15_rows(db, solved, run=()) -> list[dict]:
     return rows
 
 
+def kf15_wall_rows(db, threads=2) -> list[dict]:
+    """All 15 Korf-Felner instances under 1e10 nodes on ``threads`` threads (what ``solve`` runs):
+    the wall time in all and the nodes in all against theirs."""
+    inst = read_instances("korf24_50.txt", 25)
+    published = korf_felner_nodes()
+    search, _ = _engines(db)
+    fifteen = sorted(k for k, v in published.items() if v < 10**10)
+    wall = nodes = 0
+    for i in fifteen:
+        board, length = inst[i - 1]
+        n, w = _solve(search, search.engine, board, length, threads=threads, wall=True)
+        print(f"kf15 #{i} on {threads} threads: {n:,} nodes, {w:.1f} s wall", file=sys.stderr, flush=True)
+        wall, nodes = wall + w, nodes + n
+    theirs = sum(published[i] for i in fifteen)
+    return [_row(f"kf15 wall seconds in all, {threads} threads", round(wall, 1), "s", ratio=round(wall / 240, 2),
+                 baseline=240, note=f"{db.name}, IDA* with probes, each large pass split; ratio = wall / the 240 s goal"),
+            _row(f"kf15 nodes in all / Korf-Felner, {threads} threads", round(nodes / theirs, 3), "", baseline=0.5,
+                 ratio=round(nodes / theirs / 0.5, 2),
+                 note=f"{nodes:,} generated vs {theirs:,} expanded; ratio = (nodes / theirs) / the 0.5 goal")]
+
+
 def run(quick: bool, kf_all: bool | None = None) -> list[dict]:
     if kf_all is None:  # the full mode runs all fifteen (twelve minutes here)
         kf_all = not quick or bool(os.environ.get("FASTPUZZLE_BENCH_KF15"))
@@ -364,10 +390,13 @@ def run(quick: bool, kf_all: bool | None = None) -> list[dict]:
             rows.extend(probe_rows(db24, (38, 40) + KF_FULL, solved))
         every = [i for i, v in korf_felner_nodes().items() if v < 10**10]
         rows.extend(kf15_rows(db24, solved, run=every if kf_all else ()))
+        if kf_all:
+            rows.extend(kf15_wall_rows(db24))
     dbs = [pdb.build("6-6-3", progress=False)] + [pdb.load(k) for k in ("7-8", "6-6-6-6") if k in have]
     rows.extend(dual_rows(dbs, 2_000 if quick else 20_000))
     if "7-8" in have:  # the 80-move positions timed on 7-8 (the faster here), Korf's 100 counted on 7-8x2
         rows.extend(fifteen_rows(quick, "7-8", "7-8x2" if "7-8x2" in have else None))
+    rows.extend(ladder_rows.run(quick))  # the budgeted ladder through the plain calls
     return rows
 
 

@@ -168,3 +168,34 @@ def test_sigterm_ends_a_dask_check_whose_workers_block_in_a_read(tmp_path):
     rc, _, err = _stop(proc, signal.SIGTERM, settle=3.0)
     assert rc == 128 + signal.SIGTERM and one_line_error(err)
     tried("signals")
+
+
+BUDGETED_SCRIPT = """
+import os, signal, sys, threading, time
+import fastpuzzle as fp
+from fastpuzzle.search import portfolio
+shape, at = int(sys.argv[1]), float(sys.argv[2])
+portfolio.HANDOFF_SHARE = 0.002  # the improving searches beside the proof from 2 s of the 1000 on
+fp.solve(fp.random_solvable(shape, shape, seed=2), time_limit=1.0)  # kernels ready before the timer
+board = fp.random_solvable(shape, shape, seed=1)
+sent = []
+threading.Timer(at, lambda: (sent.append(time.monotonic()), os.kill(os.getpid(), signal.SIGINT))).start()
+try:
+    fp.solve(board, time_limit=1000.0)
+except KeyboardInterrupt as error:
+    print("interrupted", type(error).__name__, round(time.monotonic() - sent[0], 3))
+"""
+
+
+@pytest.mark.parametrize("shape,at", [(5, 0.3), (5, 3.0), (8, 0.5), (8, 4.0)])
+@pytest.mark.slow
+def test_a_budgeted_solve_stops_at_a_signal_in_every_phase(shape, at):
+    """The ladder (5x5: the proof on both threads, then beside the improving searches) and the
+    anytime search (8x8: beams, windows, the bound) end within a second or so of SIGINT, far
+    inside their budget (windows and beams look at the flag between their searches)."""
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(BUDGETED_SCRIPT), str(shape), str(at)],
+                         capture_output=True, env=_env(), timeout=600, preexec_fn=default_signals)  # fmt: skip
+    assert run.returncode == 0, run.stderr.decode()[-2000:]
+    word, kind, after = run.stdout.decode().split()
+    assert (word, kind) == ("interrupted", "Interrupted") and float(after) < 5.0, after
+    tried("signals")

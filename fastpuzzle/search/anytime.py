@@ -47,6 +47,7 @@ import numpy as np
 
 from . import ida
 from .clock import clock
+from ..interrupt import pending
 from ..moves import round_up_to_parity, solution_parity
 from .probes import optimal_search
 from .windows import WindowSolver, cut_loops
@@ -102,7 +103,9 @@ class Budget:
         return max(0.0, self.end - clock()) if self.end else float("inf")
 
     def spent(self) -> bool:
-        return (self.end and clock() >= self.end) or (self.nodes_left is not None and self.nodes_left <= 0)
+        """Out of time or nodes, or a signal (SIGINT, SIGTERM) asked the search to stop."""
+        return bool((self.end and clock() >= self.end) or (self.nodes_left is not None and self.nodes_left <= 0)
+                    or pending())
 
     def share(self, fraction):
         """``(max_nodes, deadline)`` for a step allowed ``fraction`` of what is left (0 = no limit)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import jit
+from ..interrupt import pending
 from ..memory import check_allocation
 from ..errors import OptionError
 from ..moves import step_offset, undo_code
@@ -203,7 +204,7 @@ def beam_search(cells: np.ndarray, m: int, n: int, goal: np.ndarray, width: int,
     legal = (rows > 0).astype(np.int64) + (rows < m - 1) + (cols > 0) + (cols < n - 1)  # moves from each cell
     generated = 0
     for layer in range(depth_cap):
-        if deadline > 0.0 and clock() > deadline:
+        if (deadline > 0.0 and clock() > deadline) or pending():  # out of time, or a signal asked to stop
             return None
         children = int(legal[blank].sum()) - int((prev >= 0).sum())  # every move but each undo
         if max_nodes and generated + children > max_nodes:

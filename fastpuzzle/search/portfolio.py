@@ -47,13 +47,15 @@ __all__ = ["ANSWER_WEIGHTS", "ANSWER_SHARES", "PROOF_SHARE", "HANDOFF_SHARE", "c
 #: Weights of the first answers, in the order tried (each looks for a shorter answer).
 ANSWER_WEIGHTS = (3.0, 2.0, 1.5)
 #: Share of what is left each of the first answers may take (the first more: it must answer).
-ANSWER_SHARES = (0.1, 0.03, 0.03)
+ANSWER_SHARES = (0.1, 0.08, 0.08)
 #: Share of the budget the proof has on one thread (the whole budget once at its last pass): what
 #: is left goes to shorter answers.
 PROOF_SHARE = 0.75
 #: Share of the budget the proof has on every thread: then one of them goes to shorter answers
 #: and the proof goes on with the others, to the end.
 HANDOFF_SHARE = 0.5
+#: How much larger a pass is than the one before, where the proof has not seen two yet.
+GROWTH = 6.0
 #: Share of what is left each weighted search of the improving step's descent may take.
 DESCENT_SHARE = 0.12
 
@@ -62,15 +64,16 @@ _COMPILED: set = set()
 _COMPILED_LOCK = threading.Lock()
 
 
-def compile_ladder(engine) -> float:
-    """Compile (or load from Numba's cache) the kernels the ladder runs with ``engine``'s tables,
-    once a process: the seconds it took (0.0 when they were ready).  A caller runs it before its
-    budget's clock starts, so a first call's budget goes to the search, not to the compiler.
+def compile_ladder(engine, beams: bool = False) -> float:
+    """Compile (or load from Numba's cache) the kernels a budgeted search runs with ``engine``'s
+    tables, once a process: the seconds it took (0.0 when they were ready).  A caller runs it before
+    its budget's clock starts, so a first call's budget goes to the search, not to the compiler.
 
     The searches run on a board one move from the goal: the engine's entry (plain, weighted and
-    capped), the split pass and its layer expansion, and a window.
+    capped), the split pass and its layer expansion, the windows; with ``beams`` also what the
+    anytime search runs above 25 cells (a beam, the constructive solver).
     """
-    key = (engine.m * engine.n > 255, str(numba.typeof(engine.kernel_args())))
+    key = (engine.m * engine.n > 255, bool(beams), str(numba.typeof(engine.kernel_args())))
     with _COMPILED_LOCK:
         if key in _COMPILED:
             return 0.0
@@ -89,6 +92,12 @@ def compile_ladder(engine) -> float:
         windows.improve(near, codes, 8, 0, 0.0)
         if engine.pdb_tables is not None:
             windows.improve_strong(near, codes, STRONG_WIDTHS[:1], 0, 0.0)
+        if beams:
+            from .beam import beam_search
+            from .constructive import solve_constructive
+
+            beam_search(near, m, n, goal, 8, finish=lambda board: None)
+            solve_constructive(near.reshape(m, n), goal=goal.reshape(m, n))
         _COMPILED.add(key)
         return clock() - t0
 
@@ -107,6 +116,7 @@ class _Ladder:
         self.parity = solution_parity(cells, goal, engine.n)
         self.info = np.zeros(4, np.int64)
         self.best, self.lower, self.total = None, 0, 0
+        self.proof_end = 0.0  # the clock time the proof stops at (0.0: the budget's end or none)
         self.stats = dict(answer=_phase(), proof=_phase(), improve=_phase())
 
     def result(self, optimal=False, codes=None) -> AnytimeResult:
@@ -148,17 +158,38 @@ def _answer(ladder, fallback):
     return found, len(ladder.best) <= ladder.lower
 
 
-def _prove(ladder, threads, seconds, **hooks):
+def _next_pass_too_large(ladder, passes, since, nodes_cap) -> bool:
+    """Whether the proof's next pass, estimated from the growth of the last two (:data:`GROWTH`
+    before there are two), cannot end within what the proof has left: then the rest goes to
+    shorter answers (a pass cut short proves nothing more)."""
+    nodes, at = passes[-1]
+    growth = GROWTH if len(passes) < 2 else max(1.0, nodes / max(passes[-2][0], 1))
+    if nodes_cap is not None:
+        return nodes_cap - sum(p[0] for p in passes) < nodes * growth
+    if not ladder.proof_end:
+        return False
+    took = at - (passes[-2][1] if len(passes) > 1 else since)
+    return clock() + took * growth > ladder.proof_end
+
+
+def _prove(ladder, threads, seconds, hopeless=False, **hooks):
     """Step 2: the optimal search below the answer's length, ``seconds`` at most (None: the
-    budget's); True when it settled the answer.  ``hooks``: ``active`` and ``stop`` of
+    budget's); True when it settled the answer.  ``hopeless``: stop at a pass that cannot end in
+    time (:func:`_next_pass_too_large`).  ``hooks``: ``active`` and ``stop`` of
     :func:`~fastpuzzle.search.probes.optimal_search` (the hand-off to the improving searches)."""
     budget, since = ladder.budget, clock()
     nodes = None if budget.nodes_left is None else max(1, int(budget.nodes_left * PROOF_SHARE))
+    nodes_cap = nodes
+    ladder.proof_end = 0.0 if seconds is None else since + seconds
     if seconds is None and budget.end:
         seconds = max(budget.end - since, 1e-9)
 
-    def proved_below(bound):  # each pass the proof ends raises the bound the answer carries
+    passes = []  # (nodes, seconds) of each pass
+
+    def proved_below(bound, nodes):  # each pass the proof ends raises the bound the answer carries
         ladder.lower = max(ladder.lower, round_up_to_parity(int(bound), ladder.parity))
+        passes.append((nodes, clock()))
+        return not (hopeless and _next_pass_too_large(ladder, passes, since, nodes_cap))
 
     status, codes, spent, _ = optimal_search(ladder.cells, ladder.engine, nodes, seconds, ladder.info,
                                              max_length=len(ladder.best) - 2, threads=threads,
@@ -311,7 +342,7 @@ def portfolio_search(cells, engine, *, goal, time_limit=None, max_nodes=None, th
     if threads >= 2 and max_nodes is None and time_limit is not None:
         return ladder.result(_side_by_side(ladder, found, threads, time_limit))
     seconds = None if time_limit is None else max(ladder.start + time_limit * PROOF_SHARE - clock(), 1e-9)
-    if _prove(ladder, threads, seconds):
+    if _prove(ladder, threads, seconds, hopeless=max_nodes is not None or time_limit is not None):
         return ladder.result(True)
     if not ladder.budget.spent():
         _improve(ladder, found)

@@ -119,7 +119,8 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
     ``stop``: a :class:`~fastpuzzle.search.parallel.Stop` another thread sets (the search ends as
     out of time); ``incumbent()``: the length of the best answer another search holds now (no
     bound from its length less 1 up is searched: ``STATUS_BOUND`` then proves it optimal);
-    ``on_pass(bound)``: called after each pass with the bound it proved.
+    ``on_pass(bound, nodes)``: called after each pass with the bound it proved and its nodes; a
+    return value of False ends the search there (``STATUS_TIME``: stopped, the bound kept).
 
     Examples
     --------
@@ -166,8 +167,8 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
                 active, stop)  # fmt: skip
             total += spent - (passes > 0)
             passes, previous = passes + 1, pass_nodes
-            if status == ida.STATUS_BOUND and on_pass is not None:
-                on_pass(bound)
+            if status == ida.STATUS_BOUND and on_pass is not None and on_pass(bound, pass_nodes) is False:
+                status = ida.STATUS_TIME
             continue
         if probing and previous >= PROBE_MIN_NODES and (nodes_left is None or nodes_left >= 2):  # a probe
             allowed = max(int(share * previous), 2)  # (the root and one child at least; 0 would mean no limit)
@@ -188,8 +189,8 @@ def optimal_search(cells, heuristic: ida.Heuristic, max_nodes=None, time_limit=N
         passes, previous = passes + 1, spent
         if status == ida.STATUS_BOUND:
             bound = int(info[2])  # the smallest f the pass pruned: the next bound
-            if on_pass is not None:
-                on_pass(bound)
+            if on_pass is not None and on_pass(bound, spent) is False:
+                status = ida.STATUS_TIME
     codes = codes if status == ida.STATUS_FOUND and codes is not None else np.zeros(0, np.uint8)
     info[0], info[1], info[2] = total, len(codes), len(codes) if status == ida.STATUS_FOUND else bound
     return status, codes, total, time.perf_counter() - t0

@@ -393,8 +393,8 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
                         lower_bound=0, metric=metric)  # fmt: skip
     time_limit, default = _multi_tile_default(time_limit, max_nodes, method, m, n, metric)
     compiled = ""
-    if which == "anytime" and m * n <= PORTFOLIO_MAX_CELLS:  # a first call compiles before its clock runs
-        seconds = compile_ladder(search.engine)
+    if which == "anytime":  # a first call compiles before its clock runs
+        seconds = compile_ladder(search.engine, beams=m * n > PORTFOLIO_MAX_CELLS)
         started += seconds
         compiled = COMPILED_NOTE.format(seconds) if seconds > 0.05 else ""
     if time_limit is not None:
@@ -494,6 +494,8 @@ def solve_many(boards, *, goal=None, heuristic="linear_conflict", max_nodes=None
     # budgets are per board: a batch builds the multi-tile databases once, whatever its budget
     search = _make_search(m, n, target, heuristic, database, prune_length, which, method, metric)
     label = search.label if search is not None else heuristic
+    if which == "anytime":  # compiled before the first board's clock runs (budgets are per board)
+        compile_ladder(search.engine, beams=m * n > PORTFOLIO_MAX_CELLS)
     threads = int(min(threads, MAX_PROOF_THREADS))
     flat = batch.reshape(B, m * n)
     bar = None
