@@ -171,17 +171,46 @@ def open_array(path, expect: dict, meta: dict | None = None):
     stamp = (str(path.resolve()), st.st_ino, st.st_mtime_ns, st.st_size, meta.get("crc32"))
     with _VERIFIED_LOCK:
         known = stamp in _VERIFIED
-    if not known:
+    if not known and not _stamped(path, stamp):
         if checksum(data) != meta.get("crc32"):
             raise CorruptCacheError(path, "is corrupted: its CRC-32 differs from the one recorded when it was written")
-        with _VERIFIED_LOCK:
-            _VERIFIED[stamp] = True
+        _stamp(path, stamp)
+    with _VERIFIED_LOCK:
+        _VERIFIED[stamp] = True
     return data
+
+
+def stamp_path(path) -> Path:
+    """Where :func:`open_array` records that ``path`` passed its checksum (file identity and time)."""
+    path = Path(path)
+    return path.with_name(path.name + ".verified")
+
+
+def _stamp_text(stamp) -> str:
+    return json.dumps(dict(inode=stamp[1], mtime_ns=stamp[2], size=stamp[3], crc32=stamp[4])) + "\n"
+
+
+def _stamped(path, stamp) -> bool:
+    """Whether an earlier process verified this very file (same inode, modification time, size and
+    recorded CRC): a later write changes them, so a 1 GB table is not read again before its first use."""
+    try:
+        side = stamp_path(path)
+        st = os.lstat(side)
+        return stat.S_ISREG(st.st_mode) and st.st_size < 4096 and side.read_text() == _stamp_text(stamp)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _stamp(path, stamp) -> None:
+    try:
+        write_text(stamp_path(path), _stamp_text(stamp))
+    except OSError:  # a read-only cache: verified again by the next process
+        pass
 
 
 def remove_cached(path) -> None:
     """Delete a cached array and its sidecar (missing ones ignored)."""
-    for p in (Path(path), sidecar(path)):
+    for p in (Path(path), sidecar(path), stamp_path(path)):
         try:
             if p.is_dir() and not p.is_symlink():  # a directory in a cached file's place, inside the cache
                 shutil.rmtree(p)

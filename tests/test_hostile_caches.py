@@ -136,6 +136,36 @@ def test_open_array_refusals(tmp_path):
     tried("caches", 3)
 
 
+def test_a_checksum_is_read_once_per_file_not_once_per_process(tmp_path, monkeypatch):
+    """The first open reads the whole file for its CRC and records the file's identity beside it;
+    a later process (here: the in-process record cleared) skips the read for that very file, and
+    any rewrite (new inode, size or time) is read and checked again."""
+    import time
+
+    from fastpuzzle import cachefile
+
+    path = tmp_path / "t.npy"
+    save_checked(path, np.arange(1000, dtype=np.uint8), {"kind": "demo"})
+    reads = []
+    monkeypatch.setattr(cachefile, "checksum", lambda a: reads.append(1) or checksum(a))
+    open_array(path, {"kind": "demo"})
+    assert reads == [1] and cachefile.stamp_path(path).exists()
+    cachefile._VERIFIED.clear()
+    open_array(path, {"kind": "demo"})
+    assert reads == [1]  # the record matched: no second read
+    time.sleep(0.05)  # past the file system's time granularity
+    raw = bytearray(path.read_bytes())
+    raw[-3] ^= 1
+    path.write_bytes(bytes(raw))  # in place: the same inode and size, a new modification time
+    cachefile._VERIFIED.clear()
+    with pytest.raises(CorruptCacheError, match="CRC-32"):
+        open_array(path, {"kind": "demo"})
+    cachefile.stamp_path(path).write_text("not a record")
+    cachefile.remove_cached(path)
+    assert not any(tmp_path.iterdir())  # the record goes with the file
+    tried("caches")
+
+
 def _spoil_pdb(kind, directory):
     tables = directory / "tables.npy"
     data = np.load(tables)

@@ -414,7 +414,8 @@ def test_concurrent_builds_of_one_database(tmp_path):
     with ThreadPoolExecutor(4) as pool:
         dbs = list(pool.map(lambda _: pdb.build("4-4", progress=False), range(4)))
     assert all(np.array_equal(np.asarray(d.data), np.asarray(dbs[0].data)) for d in dbs)
-    assert sorted(p.name for p in dbs[0].path.iterdir()) == ["meta.json", "tables.npy"]  # no temp file left
+    # no temp file left (the checksum's record beside the tables: cachefile.stamp_path)
+    assert sorted(p.name for p in dbs[0].path.iterdir()) == ["meta.json", "tables.npy", "tables.npy.verified"]
     boards = np.stack([apply_moves(goal_board(3, 3), "ULDR"[: k + 1]) for k in range(4)])
     with ThreadPoolExecutor(2) as pool:
         lengths = list(pool.map(lambda b: solve_pdb(b).length, boards))

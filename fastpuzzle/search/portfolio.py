@@ -34,6 +34,7 @@ import threading
 import numba
 import numpy as np
 
+from ..interrupt import interruptible
 from . import ida
 from .anytime import ORDERS, STRONG_WIDTHS, WEIGHTS, WIDTHS, AnytimeResult, Budget, reordered, shorter
 from .clock import clock
@@ -84,6 +85,8 @@ def compile_ladder(engine, beams: bool = False) -> float:
         other = blank + 1 if blank % n < n - 1 else blank - 1
         near[blank], near[other] = near[other], 0
         info = np.zeros(4, np.int64)
+        with interruptible():  # its signal handler is compiled code too
+            pass
         codes = shorter(near, engine, 2.0, np.zeros(3, np.uint8), 0, 0.0, info)[0]
         split_pass(near, engine, 1, 0.0, 1)
         codes = cut_loops(near, m, n, np.r_[codes, 3 - codes, codes].astype(np.uint8))  # a move, undone (UNDO), again
@@ -211,6 +214,8 @@ def _prove(ladder, threads, seconds, hopeless=False, **hooks):
 def _improve(ladder, found, stop=None):
     """Step 3: shorter answers with what is left; True when one is proved optimal.  ``stop``: a
     :class:`~fastpuzzle.search.parallel.Stop` the proof sets when it ends."""
+    if callable(ladder.improver):
+        ladder.improver = ladder.improver()
     cells, engine, budget = ladder.cells, ladder.improver, ladder.budget
     control = None if stop is None else stop.flag
     m, n = engine.m, engine.n
@@ -313,9 +318,11 @@ def portfolio_search(cells, engine, *, goal, time_limit=None, max_nodes=None, th
         one thread, the proof first and then the improving searches (its count is exact).
     fallback : callable, optional
         ``fallback() -> codes``: an answer when no weighted search finishes in its share.
-    improver : fastpuzzle.search.ida.Heuristic, optional
+    improver : fastpuzzle.search.ida.Heuristic or callable, optional
         The heuristic of the improving searches, on the same board and goal (a stronger database
-        whose larger bounds steer weighted searches to shorter answers); default ``engine``.
+        whose larger bounds steer weighted searches to shorter answers), or a function that makes
+        it, called when the improving searches start (its tables read in their time, not before
+        the proof's first node); default ``engine``.
 
     Returns
     -------
@@ -334,7 +341,7 @@ def portfolio_search(cells, engine, *, goal, time_limit=None, max_nodes=None, th
     (31, 31, True)
     """
     ladder = _Ladder(cells, engine, goal, time_limit, max_nodes)
-    ladder.improver = engine if improver is None else improver
+    ladder.improver = improver or engine
     found, done = _answer(ladder, fallback)
     if done or ladder.budget.spent():
         return ladder.result(done)

@@ -101,13 +101,11 @@ class _Search:
             # method="auto": the fastest cached database (the proof's time is what counts; docs/solving.md)
             database = _cached_database(m, n, target)
             heuristic = "linear_conflict" if database is None else "pdb"
-            strongest = _cached_database(m, n, target, strongest=True) if database is not None and metric == "stm" \
-                else None  # fmt: skip
-            if strongest is not None and strongest.name != database.name and np.array_equal(strongest.goal, database.goal):
-                self.improver = strongest
+            self.improver = database is not None and metric == "stm"  # made when first asked for: improving_engine
         if heuristic != "pdb":
             self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric,
                                         build_slides=build_slides)  # fmt: skip
+            self.improver = None
             return
         if m * n > PDB_MAX_CELLS:
             raise ShapeError((m, n), f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}",
@@ -118,9 +116,19 @@ class _Search:
         self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order,
                                     metric=metric, build_slides=build_slides)  # fmt: skip
         self.label = f"pdb:{db.name}"
-        if self.improver is not None:  # the same goal: the same frame as the proof's (GoalPlan)
-            self.improver = ida.Heuristic(m, n, db.goal, "pdb", self.improver, prune_length=prune_length,
-                                          order=self.plan.move_order)  # fmt: skip
+        self._strong = (target, db, prune_length) if self.improver else None
+        self.improver = self.improving_engine if self.improver else None
+
+    def improving_engine(self):
+        """The engine of the ladder's improving searches: the strongest cached database where it is
+        another than the proof's and shares its goal (so its frame: GoalPlan), else the proof's own.
+        Made on first use (its tables are read then, in the improving searches' own time)."""
+        target, db, prune_length = self._strong
+        m, n = self.engine.m, self.engine.n
+        strongest = _cached_database(m, n, target, strongest=True)
+        if strongest is None or strongest.name == db.name or not np.array_equal(strongest.goal, db.goal):
+            return self.engine
+        return ida.Heuristic(m, n, db.goal, "pdb", strongest, prune_length=prune_length, order=self.plan.move_order)
 
     def map_boards(self, flat: np.ndarray) -> np.ndarray:
         if self.plan is None:
