@@ -61,7 +61,8 @@ from fastpuzzle import apply_moves, pdb, random_solvable  # noqa: E402
 from fastpuzzle.moves import PRUNE_LENGTH  # noqa: E402
 from fastpuzzle.search import ida, probes  # noqa: E402
 from fastpuzzle.search.pdb.dual import dual_lookup  # noqa: E402
-from fastpuzzle.search.solve import _Search, solve  # noqa: E402
+from fastpuzzle.search.engines import Search  # noqa: E402
+from fastpuzzle.search.solve import solve  # noqa: E402
 from bench import ladder_rows  # noqa: E402
 from bench.common import DATA, read_instances  # noqa: E402
 
@@ -89,7 +90,7 @@ def korf_felner_nodes() -> dict:
 
 def _engines(db, prune_length=PRUNE_LENGTH):
     """(search on the user's board, the same heuristic with the moves tried in the image's order)."""
-    search = _Search(5, 5, KORF_GOAL, "pdb", db, prune_length)
+    search = Search(5, 5, KORF_GOAL, "pdb", db, prune_length)
     image_order = ida.Heuristic(5, 5, db.goal, "pdb", db, prune_length=prune_length)
     return search, image_order
 
@@ -271,7 +272,7 @@ def fifteen_rows(quick, one="7-8", two=None) -> list[dict]:
 
 def _korf100_table_order(instances, db, nodes) -> dict:
     """Korf's 100 with the moves in the tables' order alone, side by side with the default."""
-    search = _Search(4, 4, np.r_[np.arange(1, 16), 0].reshape(4, 4), "pdb", db, PRUNE_LENGTH)
+    search = Search(4, 4, np.r_[np.arange(1, 16), 0].reshape(4, 4), "pdb", db, PRUNE_LENGTH)
     plain = _table_order(search, db)
     before = 0
     for b, n in instances:
@@ -288,7 +289,7 @@ def _korf100_table_order(instances, db, nodes) -> dict:
 def _before_last_pass(label, instances, nodes, db) -> dict:
     """Nodes of every pass below the optimum's (the search bounded at ``optimum - 2``): what no
     move order can save, since only the last pass stops at the first solution."""
-    search = _Search(4, 4, np.r_[np.arange(1, 16), 0].reshape(4, 4), "pdb", db, PRUNE_LENGTH)
+    search = Search(4, 4, np.r_[np.arange(1, 16), 0].reshape(4, 4), "pdb", db, PRUNE_LENGTH)
     before = 0
     for b, n in instances:
         cells = search.map_boards(b.reshape(1, 16).astype(np.uint8))[0]

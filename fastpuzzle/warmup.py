@@ -120,7 +120,8 @@ def compile_solver() -> None:
     """
     import numpy as np
 
-    from .search.ida import Heuristic, ida_batch
+    from .search.batch import ida_batch
+    from .search.ida import Heuristic
 
     engine = Heuristic(3, 3, np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]]), "linear_conflict")
     ida_batch(np.array([[1, 2, 3, 4, 5, 6, 0, 7, 8]], np.uint8), engine, None, None, 1)

@@ -650,7 +650,7 @@ def test_choose_database_orders_and_solve_takes_the_fastest_cached(monkeypatch):
     strongest first (``x2`` before one partition), then the quick ones; ``solve`` asks for the
     fastest everywhere (its budgeted ladder is led by the proof, whose time is what counts)."""
     from fastpuzzle.errors import StaleDatabaseError
-    from fastpuzzle.search import solve as solve_mod
+    from fastpuzzle.search import engines
     from fastpuzzle.search.pdb import store
 
     tried = []
@@ -692,8 +692,8 @@ def test_choose_database_orders_and_solve_takes_the_fastest_cached(monkeypatch):
         asked.append(strongest)
         raise Chosen
 
-    monkeypatch.setattr(solve_mod, "choose_database", choose)
-    monkeypatch.setattr(solve_mod, "available", lambda: list(store.DATABASES))  # all "cached"
+    monkeypatch.setattr(engines, "choose_database", choose)
+    monkeypatch.setattr(engines, "available", lambda: list(store.DATABASES))  # all "cached"
     board = fp.random_solvable(5, 5, seed=3)
     for kwargs, strongest in ((dict(time_limit=1.0), False), (dict(heuristic="pdb", time_limit=1.0), False),
                               (dict(heuristic="pdb", method="ida"), False),

@@ -52,7 +52,6 @@ from ..errors import OptionError
 from ..interrupt import shared_flag, stop_requested
 from ..memory import check_allocation
 from ..moves import AUTOMATON_START, NO_PREVIOUS, PRUNE_LENGTH, move_automaton, successor_tables
-from .chunks import run_chunks
 from .clock import clock
 from .heuristics import (
     KIND_LC_SCAN, KIND_LC_TABLE, KIND_MANHATTAN, as_unsigned,
@@ -70,7 +69,7 @@ from .pdb.slides import (
 __all__ = [
     "CLOCK_INTERVAL", "WEIGHT_ONE", "WEIGHT_SHIFT", "STATUS_FOUND", "STATUS_NODES", "STATUS_TIME", "STATUS_DEPTH", "STATUS_EXHAUSTED", "STATUS_BOUND",
     "KIND_MANHATTAN", "KIND_LC_TABLE", "KIND_LC_SCAN", "KIND_PDB",
-    "Heuristic", "ida_search", "ida_batch", "run_chunks", "initial_capacity", "board_h", "is_goal_after",
+    "Heuristic", "ida_search", "initial_capacity", "board_h", "is_goal_after", "STACK_BYTES",
     "ida_rows", "ROOT_STATES", "ROOT_LASTS", "NO_CONTROL", "NO_LIMIT",
 ]  # fmt: skip
 
@@ -568,49 +567,3 @@ def ida_search(cells, heuristic: Heuristic, max_nodes=None, time_limit=None, wei
     seconds = time.perf_counter() - t0
     codes = path[: info[1]].copy() if status == STATUS_FOUND else np.zeros(0, np.uint8)
     return status, codes, int(info[0]), seconds
-
-
-def _chunk_size(n_boards: int, n_cells: int, threads: int) -> int:
-    if n_cells >= 16:
-        return 1  # hard boards: hand them out one at a time for balance
-    return max(1, min(256, n_boards // (8 * threads)))
-
-
-def ida_batch(flat, heuristic: Heuristic, max_nodes, time_limit, threads, bar=None):
-    """IDA* on every row of ``flat`` (validated, solvable boards) across threads.
-
-    Returns ``(status, codes, lengths, nodes, seconds, bounds)``: status codes, a list
-    of move-code arrays (empty unless found), and arrays per board; ``bounds``: the
-    threshold each search reached (every bound below it searched in full).
-    """
-    m, n = heuristic.m, heuristic.n
-    args = heuristic.kernel_args()
-    B = flat.shape[0]
-    capacity = initial_capacity(m, n)
-    check_allocation(B * (capacity + 32) + threads * capacity * STACK_BYTES, f"the IDA* moves and stacks of {B:,} boards")
-    out_codes = np.zeros((B, capacity), np.uint8)
-    status = np.zeros(B, np.int64)
-    lengths = np.zeros(B, np.int64)
-    nodes = np.zeros(B, np.int64)
-    infos = np.zeros((B, 4), np.int64)
-    seconds = np.zeros(B, np.float64)
-    codes = [np.zeros(0, np.uint8)] * B
-    root_states, root_lasts = np.full(B, AUTOMATON_START, np.int64), np.full(B, NO_PREVIOUS, np.int64)
-
-    def work(lo, hi):
-        ida_rows(flat[lo:hi], m, n, *args, np.int64(0), np.int64(0), np.int64(0 if max_nodes is None else max_nodes),
-                 0.0, 0.0 if time_limit is None else float(time_limit), np.int64(WEIGHT_ONE), np.int64(0),
-                 out_codes[lo:hi], infos[lo:hi], status[lo:hi], seconds[lo:hi], root_states[lo:hi], root_lasts[lo:hi],
-                 NO_CONTROL)  # fmt: skip
-        nodes[lo:hi] = infos[lo:hi, 0]
-        lengths[lo:hi] = np.where(status[lo:hi] == STATUS_FOUND, infos[lo:hi, 1], 0)
-        for i in range(lo, hi):
-            if status[i] == STATUS_DEPTH:  # deeper than the preallocated rows: solve alone
-                status[i], codes[i], nodes[i], seconds[i] = ida_search(flat[i], heuristic, max_nodes, time_limit,
-                                                                       info=infos[i])  # fmt: skip
-                lengths[i] = len(codes[i])
-            elif status[i] == STATUS_FOUND:
-                codes[i] = out_codes[i, : lengths[i]].copy()
-
-    run_chunks(B, _chunk_size(B, m * n, threads), threads, work, bar)
-    return status, codes, lengths, nodes, seconds, infos[:, 2].copy()

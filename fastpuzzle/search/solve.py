@@ -22,13 +22,13 @@ from ..interrupt import interruptible
 from ..moves import PRUNE_LENGTH, round_up_to_parity, slide_codes, solution_parity
 from ..notation import check_metric, count_moves, decode_moves
 from . import ida
+from .batch import ida_batch
+from .chunks import run_chunks
 from .anytime import DEFAULT_TIME_LIMIT, anytime_search
 from .checks import PRUNE, check_options, check_prune, refuse_node_budget
 from .clock import clock
 from .constructive import solve_constructive
-from .pdb import MAX_CELLS as PDB_MAX_CELLS
-from .pdb import GoalPlan, available, choose_database
-from .pdb.store import PREFERENCE as PDB_PREFERENCE
+from .engines import Search, make_search as _make_search, search_setup
 from .portfolio import compile_ladder, portfolio_search
 from .probes import PROBE_MIN_NODES, optimal_search, uses_probes
 from .solution import Solution, SolveManyResult, require_reachable
@@ -62,8 +62,17 @@ _STATUS = {
 #: Seconds a search still gets when setting it up (reading its database) took the whole time limit:
 #: enough for the fallback answer, which ``method="auto"`` always returns.
 MIN_SEARCH_SECONDS = 1e-3
+#: Seconds of compiling before the clock past which the answer says so (loading the kernels from
+#: Numba's cache takes a tenth of a second).
+COMPILE_NOTED = 0.5
 #: The note of a first call that compiled the search's kernels before its budget's clock started.
 COMPILED_NOTE = "first call in this process: {:.1f} s compiling the search kernels, outside the budget"
+#: Share of a time limit past which setting a search up (reading its database; on a first run,
+#: compiling) is named in the answer's note.
+SETUP_SHARE = 0.25
+#: That note.
+SETUP_NOTE = ("{:.2f} s of the {:g} s time limit went to setting the search up (reading its database; on a first run "
+              "in a fresh cache, compiling kernels) before it started")
 #: The note of an answer that ran under :data:`~fastpuzzle.search.anytime.DEFAULT_TIME_LIMIT`.
 DEFAULT_NOTE = f"no budget given: the default time limit of {DEFAULT_TIME_LIMIT:g} s applied"
 
@@ -89,63 +98,6 @@ def _resolve_method(method: str, heuristic: str, m: int, n: int, budget: bool = 
     return method
 
 
-class _Search:
-    """The engine's heuristic for one shape and goal, and how boards map onto it
-    (pattern databases measure distance to their own goal: see GoalPlan)."""
-
-    def __init__(self, m, n, target, heuristic, database, prune_length, prefer_pdb=False, metric="stm",
-                 build_slides=True):  # fmt: skip
-        self.plan, self.label, self.metric = None, heuristic, metric
-        self.improver = None  # the engine of the ladder's improving searches, where another is stronger
-        if prefer_pdb and heuristic == "linear_conflict" and database is None:
-            # method="auto": the fastest cached database (the proof's time is what counts; docs/solving.md)
-            database = _cached_database(m, n, target)
-            heuristic = "linear_conflict" if database is None else "pdb"
-            self.improver = database is not None and metric == "stm"  # made when first asked for: improving_engine
-        if heuristic != "pdb":
-            self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric,
-                                        build_slides=build_slides)  # fmt: skip
-            self.improver = None
-            return
-        if m * n > PDB_MAX_CELLS:
-            raise ShapeError((m, n), f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}",
-                             expected=PDB_MAX_CELLS)  # fmt: skip
-        db = choose_database((m, n), database)
-        self.plan = GoalPlan(db, target)
-        # moves tried in Korf's order on the user's board, whatever the symmetry
-        self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order,
-                                    metric=metric, build_slides=build_slides)  # fmt: skip
-        self.label = f"pdb:{db.name}"
-        self._strong = (target, db, prune_length) if self.improver else None
-        self.improver = self.improving_engine if self.improver else None
-
-    def improving_engine(self):
-        """The engine of the ladder's improving searches: the strongest cached database where it is
-        another than the proof's and shares its goal (so its frame: GoalPlan), else the proof's own.
-        Made on first use (its tables are read then, in the improving searches' own time)."""
-        target, db, prune_length = self._strong
-        m, n = self.engine.m, self.engine.n
-        strongest = _cached_database(m, n, target, strongest=True)
-        if strongest is None or strongest.name == db.name or not np.array_equal(strongest.goal, db.goal):
-            return self.engine
-        return ida.Heuristic(m, n, db.goal, "pdb", strongest, prune_length=prune_length, order=self.plan.move_order)
-
-    def map_boards(self, flat: np.ndarray) -> np.ndarray:
-        if self.plan is None:
-            return flat
-        m, n = self.engine.m, self.engine.n
-        mapped = self.plan.map_board(flat.reshape(-1, m, n)).reshape(flat.shape)
-        return np.ascontiguousarray(mapped.astype(flat.dtype))
-
-    def unmap_codes(self, codes: np.ndarray) -> np.ndarray:
-        return codes if self.plan is None else self.plan.unmap_codes(codes)
-
-
-def search_setup(m, n, target, heuristic, metric="stm"):
-    """The engine's heuristic as :func:`solve` builds it (``.engine``, ``.map_boards``, ``.unmap_codes``)."""
-    return _Search(m, n, target, heuristic, None, PRUNE_LENGTH, metric=metric)
-
-
 def method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric):
     """The solver for the request; the multi-tile metric is searched by IDA* only."""
     metric = check_metric(metric)
@@ -163,28 +115,6 @@ def method_and_metric(method, heuristic, m, n, max_nodes, time_limit, metric):
         return "ida", metric
     return _resolve_method(method, heuristic, m, n, budget=max_nodes is not None or time_limit is not None), metric
 
-
-def _cached_database(m, n, target, strongest=False):
-    """The cached pattern database for the shape that fits the goal (the fastest first, or the
-    strongest with ``strongest``: :func:`~fastpuzzle.search.pdb.choose_database`), else None
-    (linear conflict).  Only one already built: none is built here (on 3x3 linear conflict is as fast)."""
-    if (m, n) not in PDB_PREFERENCE or m * n < 16 or not set(available()) & {k for k, _ in PDB_PREFERENCE[(m, n)]}:
-        return None
-    try:
-        db = choose_database((m, n), None, strongest=strongest)
-        GoalPlan(db, target)
-    except (FileNotFoundError, ValueError):
-        return None
-    return db
-
-
-def _make_search(m, n, target, heuristic, database, prune_length, which, method, metric="stm", budget=False):
-    """The search for the request; with a budget, multi-tile databases are read only when already
-    built (building them takes longer than most budgets)."""
-    if which not in ("ida", "anytime"):
-        return None
-    return _Search(m, n, target, heuristic, database, prune_length, prefer_pdb=method == "auto", metric=metric,
-                   build_slides=not budget)  # fmt: skip
 
 
 # ------------------------------------------------------------------ one board
@@ -404,9 +334,12 @@ def solve(board, *, goal=None, heuristic="linear_conflict", max_nodes=None, time
     if which == "anytime":  # a first call compiles before its clock runs
         seconds = compile_ladder(search.engine, beams=m * n > PORTFOLIO_MAX_CELLS)
         started += seconds
-        compiled = COMPILED_NOTE.format(seconds) if seconds > 0.05 else ""
+        compiled = COMPILED_NOTE.format(seconds) if seconds > COMPILE_NOTED else ""
     if time_limit is not None:
-        time_limit = max(MIN_SEARCH_SECONDS, time_limit - (clock() - started))
+        setup = clock() - started
+        if setup > SETUP_SHARE * time_limit:  # the answer says where the budget went
+            compiled = "; ".join(filter(None, (compiled, SETUP_NOTE.format(setup, time_limit))))
+        time_limit = max(MIN_SEARCH_SECONDS, time_limit - setup)
     sol = _solve_one(cells, target, m, n, search, max_nodes, time_limit, which, metric, threads)
     if metric == "mtm" and method == "auto" and not sol.solved:
         sol = folded_fallback(cells, target, m, n, sol)
@@ -550,7 +483,7 @@ def _solve_many_ida(flat, search, max_nodes, time_limit, threads, bar):
     mapped = search.map_boards(flat)
     n = search.engine.n
     with interruptible():
-        status, codes, lengths, nodes, seconds, reached = ida.ida_batch(mapped, search.engine, max_nodes, time_limit,
+        status, codes, lengths, nodes, seconds, reached = ida_batch(mapped, search.engine, max_nodes, time_limit,
                                                                         threads, bar)  # fmt: skip
     for i in np.flatnonzero(status == ida.STATUS_EXHAUSTED)[:1]:
         _check_not_exhausted(ida.STATUS_EXHAUSTED, int(i))
@@ -615,5 +548,5 @@ def _solve_many_each(flat, target, m, n, which, threads, bar, search=None, max_n
             bounds[i] = -1 if sol.lower_bound is None else sol.lower_bound
             nodes[i], status[i], seconds[i], moves[i] = sol.nodes, sol.status, sol.seconds, sol.moves
 
-    ida.run_chunks(B, 1 if m * n >= 16 else 16, min(threads, max(B, 1)), work, bar)
+    run_chunks(B, 1 if m * n >= 16 else 16, min(threads, max(B, 1)), work, bar)
     return lengths, nodes, status, seconds, moves, bounds
