@@ -361,9 +361,9 @@ def kf15_wall_rows(db, threads=2) -> list[dict]:
         print(f"kf15 #{i} on {threads} threads: {n:,} nodes, {w:.1f} s wall", file=sys.stderr, flush=True)
         wall, nodes = wall + w, nodes + n
     theirs = sum(published[i] for i in fifteen)
-    return [_row(f"kf15 wall seconds in all, {threads} threads", round(wall, 1), "s", ratio=round(wall / 240, 2),
+    return [_row(f"kf15 wall seconds in all, {threads} threads, {db.name}", round(wall, 1), "s", ratio=round(wall / 240, 2),
                  baseline=240, note=f"{db.name}, IDA* with probes, each large pass split; ratio = wall / the 240 s goal"),
-            _row(f"kf15 nodes in all / Korf-Felner, {threads} threads", round(nodes / theirs, 3), "", baseline=0.5,
+            _row(f"kf15 nodes in all / Korf-Felner, {threads} threads, {db.name}", round(nodes / theirs, 3), "", baseline=0.5,
                  ratio=round(nodes / theirs / 0.5, 2),
                  note=f"{nodes:,} generated vs {theirs:,} expanded; ratio = (nodes / theirs) / the 0.5 goal")]
 
@@ -391,8 +391,9 @@ def run(quick: bool, kf_all: bool | None = None) -> list[dict]:
             rows.extend(probe_rows(db24, (38, 40) + KF_FULL, solved))
         every = [i for i, v in korf_felner_nodes().items() if v < 10**10]
         rows.extend(kf15_rows(db24, solved, run=every if kf_all else ()))
-        if kf_all:
-            rows.extend(kf15_wall_rows(db24))
+        if kf_all:  # what solve's proof runs (its database on 5x5: engines.PROOF_ON_STRONGEST), and the other
+            for db in {db24.name: db24, db1.name: db1}.values():
+                rows.extend(kf15_wall_rows(db))
     dbs = [pdb.build("6-6-3", progress=False)] + [pdb.load(k) for k in ("7-8", "6-6-6-6") if k in have]
     rows.extend(dual_rows(dbs, 2_000 if quick else 20_000))
     if "7-8" in have:  # the 80-move positions timed on 7-8 (the faster here), Korf's 100 counted on 7-8x2

@@ -168,10 +168,12 @@ def open_array(path, expect: dict, meta: dict | None = None):
     if offset is None or offset + data.nbytes != st.st_size or data.nbytes != meta.get("nbytes"):
         raise CorruptCacheError(path, f"has {st.st_size:,} bytes, not the header and {data.nbytes:,} bytes of data "
                                       "(trailing bytes or truncated)")  # fmt: skip
-    stamp = (str(path.resolve()), st.st_ino, st.st_mtime_ns, st.st_size, meta.get("crc32"))
+    stamp = (str(path.resolve()), st.st_ino, st.st_mtime_ns, st.st_size, meta.get("crc32"), st.st_ctime_ns, st.st_dev)
+    again = os.stat(path)  # the file mapped is the one stamped (not replaced since the first look)
+    same = (again.st_ino, again.st_mtime_ns, again.st_size) == (st.st_ino, st.st_mtime_ns, st.st_size)
     with _VERIFIED_LOCK:
-        known = stamp in _VERIFIED
-    if not known and not _stamped(path, stamp):
+        known = same and stamp in _VERIFIED
+    if not known and not (same and _stamped(path, stamp)):
         if checksum(data) != meta.get("crc32"):
             raise CorruptCacheError(path, "is corrupted: its CRC-32 differs from the one recorded when it was written")
         _stamp(path, stamp)
@@ -187,12 +189,14 @@ def stamp_path(path) -> Path:
 
 
 def _stamp_text(stamp) -> str:
-    return json.dumps(dict(inode=stamp[1], mtime_ns=stamp[2], size=stamp[3], crc32=stamp[4])) + "\n"
+    return json.dumps(dict(inode=stamp[1], mtime_ns=stamp[2], size=stamp[3], crc32=stamp[4], ctime_ns=stamp[5],
+                           device=stamp[6])) + "\n"
 
 
 def _stamped(path, stamp) -> bool:
-    """Whether an earlier process verified this very file (same inode, modification time, size and
-    recorded CRC): a later write changes them, so a 1 GB table is not read again before its first use."""
+    """Whether an earlier process verified this very file (same device, inode, size, modification and
+    change times, recorded CRC): a later write, a copy or a restored time changes one of them, so a
+    1 GB table is not read again before its first use."""
     try:
         side = stamp_path(path)
         st = os.lstat(side)

@@ -202,3 +202,33 @@ def test_portfolio_stops_at_the_root_bound():
     h = ida.Heuristic(3, 3, goal.reshape(3, 3), "linear_conflict")
     r = portfolio.portfolio_search(np.array([1, 2, 3, 4, 5, 6, 7, 0, 8], np.uint8), h, goal=goal, time_limit=1.0)
     assert r.optimal and len(r.codes) == 1 and r.stats["proof"]["nodes"] == 0
+
+
+def test_an_error_in_the_improving_searches_reaches_the_caller(monkeypatch):
+    """The improving searches run on a thread of their own: what they raise is raised by ``solve``
+    once the proof has stopped (it does not vanish into the thread, nor keep the proof a thread short)."""
+
+    def broken(*args, **kwargs):
+        raise MemoryError("improving searches")
+
+    monkeypatch.setattr(portfolio, "HANDOFF_SHARE", 0.01)
+    monkeypatch.setattr(portfolio, "_improve", broken)
+    with pytest.raises(MemoryError, match="improving searches"):
+        fp.solve(fp.random_solvable(5, 5, seed=8), time_limit=3.0, threads=2)
+
+
+@pytest.mark.parametrize("shape", [(4, 1), (1, 4), (2, 2), (2, 3)])
+def test_compile_ladder_takes_every_shape_and_goal(shape):
+    m, n = shape
+    for goal in (np.r_[np.arange(1, m * n), 0], np.r_[0, np.arange(1, m * n)]):
+        engine = ida.Heuristic(m, n, goal.reshape(m, n), "linear_conflict")
+        assert portfolio.compile_ladder(engine) >= 0.0 and portfolio.compile_ladder(engine) == 0.0  # once
+
+
+def test_the_ladder_with_no_fallback_answers_within_its_budget():
+    """Direct callers may give no fallback: the first answers still come, every one verified."""
+    goal = fp.goal_board(4, 4)
+    h = ida.Heuristic(4, 4, goal, "linear_conflict")
+    for board in fp.random_solvable(4, 4, count=3, seed=9):
+        r = portfolio.portfolio_search(board.ravel().astype(np.uint8), h, goal=goal.ravel(), max_nodes=50)
+        assert np.array_equal(fp.apply_moves(board, r.codes), goal) and r.lower_bound <= len(r.codes)

@@ -645,10 +645,10 @@ def test_databases_of_boards_above_32_cells_solve_optimally(shape):
         assert int(db.lookup(board[None])[0]) <= ref.length
 
 
-def test_choose_database_orders_and_solve_takes_the_fastest_cached(monkeypatch):
+def test_choose_database_orders_and_solve_takes_the_one_that_proves_fastest(monkeypatch):
     """``choose_database(strongest=True)`` tries the databases that are not quick to build
-    strongest first (``x2`` before one partition), then the quick ones; ``solve`` asks for the
-    fastest everywhere (its budgeted ladder is led by the proof, whose time is what counts)."""
+    strongest first (``x2`` before one partition), then the quick ones; ``solve``'s default method
+    asks for the strongest on 5x5 (its hardest proofs are faster there), the fastest elsewhere."""
     from fastpuzzle.errors import StaleDatabaseError
     from fastpuzzle.search import engines
     from fastpuzzle.search.pdb import store
@@ -695,7 +695,7 @@ def test_choose_database_orders_and_solve_takes_the_fastest_cached(monkeypatch):
     monkeypatch.setattr(engines, "choose_database", choose)
     monkeypatch.setattr(engines, "available", lambda: list(store.DATABASES))  # all "cached"
     board = fp.random_solvable(5, 5, seed=3)
-    for kwargs, strongest in ((dict(time_limit=1.0), False), (dict(heuristic="pdb", time_limit=1.0), False),
+    for kwargs, strongest in ((dict(time_limit=1.0), True), (dict(heuristic="pdb", time_limit=1.0), False),
                               (dict(heuristic="pdb", method="ida"), False),
                               (dict(metric="mtm", time_limit=1.0), False)):  # fmt: skip
         asked.clear()

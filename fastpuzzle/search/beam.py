@@ -24,7 +24,7 @@ from ..moves import step_offset, undo_code
 from .clock import clock
 from .heuristics import goal_coordinates, line_conflict_penalty, linear_conflict, manhattan
 
-__all__ = ["beam_search"]
+__all__ = ["compile_beam", "beam_search"]
 
 
 @jit
@@ -235,9 +235,18 @@ def beam_search(cells: np.ndarray, m: int, n: int, goal: np.ndarray, width: int,
     return np.concatenate([_path(parents[: best_at[0]], moves, best_at[1]), np.asarray(rest, np.uint8)])
 
 
+def compile_beam(cells, m, n, goal) -> None:
+    """Compile (or load from Numba's cache) the beam's kernels: one beam of width 8 from ``cells``,
+    a board near ``goal`` (a budgeted search compiles before its clock starts)."""
+    _BEAM(cells, m, n, goal, 8)
+
+
 def _path(parents, moves, index):
     codes = np.empty(len(parents), np.uint8)
     for d in range(len(parents) - 1, -1, -1):
         codes[d] = moves[d][index]
         index = parents[d][index]
     return codes
+
+
+_BEAM = beam_search  # the function itself: compile_beam is no call of the public name

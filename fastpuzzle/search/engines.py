@@ -12,8 +12,13 @@ from .pdb import MAX_CELLS as PDB_MAX_CELLS
 from .pdb import GoalPlan, available, choose_database
 from .pdb.store import PREFERENCE as PDB_PREFERENCE
 
-__all__ = ["Search", "search_setup", "cached_database", "make_search", "AUTO_PDB_MIN_CELLS"]
+__all__ = ["Search", "search_setup", "cached_database", "make_search", "AUTO_PDB_MIN_CELLS", "PROOF_ON_STRONGEST"]
 
+#: Shapes whose proofs ``method="auto"`` runs on the strongest cached database (two partitions):
+#: on 5x5 the hardest proofs dominate a budget, and there ``6-6-6-6x2`` proves the fifteen
+#: Korf-Felner instances in 218 s against 244 s on 2 threads (``kf15 wall`` rows); on 4x4 ``7-8``
+#: proves faster than ``7-8x2`` through the plain call (the ``ladder hard80`` rows).
+PROOF_ON_STRONGEST = frozenset({(5, 5)})
 #: ``method="auto"`` reads a cached pattern database from this many cells (on 3x3 linear conflict
 #: proves as fast).
 AUTO_PDB_MIN_CELLS = 16
@@ -28,8 +33,8 @@ class Search:
         self.plan, self.label, self.metric = None, heuristic, metric
         self.improver = None  # the engine of the ladder's improving searches, where another is stronger
         if prefer_pdb and heuristic == "linear_conflict" and database is None:
-            # method="auto": the fastest cached database (the proof's time is what counts; docs/solving.md)
-            database = cached_database(m, n, target)
+            # method="auto": the cached database that proves fastest for the shape (docs/solving.md)
+            database = cached_database(m, n, target, strongest=(m, n) in PROOF_ON_STRONGEST and metric == "stm")
             heuristic = "linear_conflict" if database is None else "pdb"
             self.improver = database is not None and metric == "stm"  # made when first asked for: improving_engine
         if heuristic != "pdb":

@@ -236,11 +236,13 @@ def split_pass(cells, heuristic: ida.Heuristic, threshold: int, deadline: float 
     """
     if heuristic.mtm_tables is not None:
         raise OptionError("metric", "mtm", "a split pass searches single-tile moves only")
+    threads = max(1, int(threads))
     boards, states, lasts, paths, nodes, next_bound, found, layers = _frontier(cells, heuristic, threshold, threads)
     if found is not None:
         return PassResult(ida.STATUS_FOUND, paths[found].copy(), _one_thread_nodes(layers, found), threshold)
-    if len(boards) == 0:
-        return PassResult(ida.STATUS_BOUND, np.zeros(0, np.uint8), nodes, next_bound)
+    if len(boards) == 0:  # every child pruned, or none (a finite tree: nothing pruned is EXHAUSTED)
+        status = ida.STATUS_EXHAUSTED if next_bound >= int(ida.NO_LIMIT) else ida.STATUS_BOUND
+        return PassResult(status, np.zeros(0, np.uint8), nodes, next_bound)
     k, depth = len(boards), len(layers)
     below = np.int64(threshold - depth)
     sub_paths = np.zeros((k, int(below) + 1), np.uint8)  # one pass each: the next bound outgrows the stack

@@ -38,6 +38,7 @@ from ..interrupt import interruptible
 from . import ida
 from .anytime import ORDERS, STRONG_WIDTHS, WEIGHTS, WIDTHS, AnytimeResult, Budget, reordered, shorter
 from .clock import clock
+from .beam import compile_beam
 from .parallel import Stop, split_pass
 from .probes import optimal_search
 from .windows import WindowSolver, cut_loops
@@ -82,7 +83,8 @@ def compile_ladder(engine, beams: bool = False) -> float:
         m, n, goal = engine.m, engine.n, engine.goal
         near = goal.copy()
         blank = int(np.flatnonzero(goal == 0)[0])
-        other = blank + 1 if blank % n < n - 1 else blank - 1
+        step = 1 if n > 1 else n  # a neighbour in the row, or in the column of an m x 1 board
+        other = blank + step if (blank % n < n - 1 if n > 1 else blank + n < m * n) else blank - step
         near[blank], near[other] = near[other], 0
         info = np.zeros(4, np.int64)
         with interruptible():  # its signal handler is compiled code too
@@ -96,10 +98,9 @@ def compile_ladder(engine, beams: bool = False) -> float:
         if engine.pdb_tables is not None:
             windows.improve_strong(near, codes, STRONG_WIDTHS[:1], 0, 0.0)
         if beams:
-            from .beam import beam_search
             from .constructive import solve_constructive
 
-            beam_search(near, m, n, goal, 8, finish=lambda board: None)
+            compile_beam(near, m, n, goal)
             solve_constructive(near.reshape(m, n), goal=goal.reshape(m, n))
         _COMPILED.add(key)
         return clock() - t0
@@ -120,6 +121,7 @@ class _Ladder:
         self.info = np.zeros(4, np.int64)
         self.best, self.lower, self.total = None, 0, 0
         self.proof_end = 0.0  # the clock time the proof stops at (0.0: the budget's end or none)
+        self.lock = threading.Lock()  # the proof and the improving searches share the answer and the counts
         self.stats = dict(answer=_phase(), proof=_phase(), improve=_phase())
 
     def result(self, optimal=False, codes=None) -> AnytimeResult:
@@ -129,11 +131,20 @@ class _Ladder:
         bound = len(self.best) if optimal else self.lower
         return AnytimeResult(self.best, bound, optimal, self.total, stats=self.stats)
 
-    def charge(self, phase: str, nodes: int, since: float):
-        self.budget.charge(nodes)
-        self.total += nodes
-        self.stats[phase]["nodes"] += int(nodes)
-        self.stats[phase]["seconds"] += clock() - since
+    def charge(self, phase: str, nodes: int, since: float, budget: bool = True):
+        """``nodes`` searched by ``phase`` since ``since`` (and charged to the budget); either thread."""
+        with self.lock:
+            if budget:
+                self.budget.charge(nodes)
+            self.total += int(nodes)
+            self.stats[phase]["nodes"] += int(nodes)
+            self.stats[phase]["seconds"] += clock() - since
+
+    def offer(self, codes, optimal: bool = False) -> None:
+        """``codes`` become the answer if shorter (or proved optimal); either thread."""
+        with self.lock:
+            if self.best is None or len(codes) < len(self.best) or (optimal and len(codes) <= len(self.best)):
+                self.best = codes
 
 
 def _answer(ladder, fallback):
@@ -155,9 +166,12 @@ def _answer(ladder, fallback):
             break
     if ladder.best is None:  # no weighted search finished in its share: the constructive answer
         since = clock()
-        ladder.best = fallback() if fallback is not None else shorter(
-            ladder.cells, ladder.engine, WEIGHTS[0], None, 0, 0.0, ladder.info)[0]
-        ladder.charge("answer", 0, since)
+        if fallback is not None:
+            ladder.best = fallback()
+            ladder.charge("answer", 0, since)
+        else:  # weighted IDA* at the largest weight, until it answers (milliseconds where the others ran out)
+            ladder.best = shorter(ladder.cells, ladder.engine, WEIGHTS[0], None, 0, 0.0, ladder.info)[0]
+            ladder.charge("answer", int(ladder.info[0]), since, budget=False)
     return found, len(ladder.best) <= ladder.lower
 
 
@@ -192,6 +206,8 @@ def _prove(ladder, threads, seconds, hopeless=False, **hooks):
     def proved_below(bound, nodes):  # each pass the proof ends raises the bound the answer carries
         ladder.lower = max(ladder.lower, round_up_to_parity(int(bound), ladder.parity))
         passes.append((nodes, clock()))
+        if bound >= len(ladder.best) - 2:  # the last pass: the whole budget (optimal_search's last_pass)
+            return True
         return not (hopeless and _next_pass_too_large(ladder, passes, since, nodes_cap))
 
     status, codes, spent, _ = optimal_search(ladder.cells, ladder.engine, nodes, seconds, ladder.info,
@@ -202,7 +218,7 @@ def _prove(ladder, threads, seconds, hopeless=False, **hooks):
     ladder.charge("proof", spent, since)
     ladder.stats["proof"]["threads"] = threads if budget.nodes_left is None else 1
     if status == ida.STATUS_FOUND:
-        ladder.best = codes
+        ladder.offer(codes, optimal=True)
         return True
     if status == ida.STATUS_BOUND:  # no solution shorter than the answer: it is optimal
         return True
@@ -213,12 +229,20 @@ def _prove(ladder, threads, seconds, hopeless=False, **hooks):
 
 def _improve(ladder, found, stop=None):
     """Step 3: shorter answers with what is left; True when one is proved optimal.  ``stop``: a
-    :class:`~fastpuzzle.search.parallel.Stop` the proof sets when it ends."""
+    :class:`~fastpuzzle.search.parallel.Stop` the proof sets when it ends.  Its searches have their
+    own ``info`` (the proof's thread writes the ladder's)."""
     if callable(ladder.improver):
         ladder.improver = ladder.improver()
     cells, engine, budget = ladder.cells, ladder.improver, ladder.budget
     control = None if stop is None else stop.flag
+    info = np.zeros(4, np.int64)
     m, n = engine.m, engine.n
+
+    def halted():
+        return budget.spent() or len(ladder.best) <= ladder.lower or (stop is not None and bool(stop))
+
+    if halted():  # (making the engine read its tables: the proof may have ended meanwhile)
+        return len(ladder.best) <= ladder.lower
     since = clock()
     best = cut_loops(cells, m, n, ladder.best)
     strong = engine.pdb_tables is not None
@@ -230,40 +254,34 @@ def _improve(ladder, found, stop=None):
     else:
         window_end = budget.share(0.5)[1]
         for width in WIDTHS:
-            if budget.spent() or (window_end and clock() >= window_end) or width > len(best) or windows.stopped():
+            if halted() or (window_end and clock() >= window_end) or width > len(best) or windows.stopped():
                 break
             nodes = 40_000 * width if budget.nodes_left is None else max(1, budget.nodes_left // 64)
             before = windows.work
             best = windows.improve(cells, best, width, nodes, window_end, total=budget.nodes_left or 0)
             budget.charge(windows.work - before)
-    ladder.best = best if len(best) < len(ladder.best) else ladder.best
-    ladder.total += windows.nodes
-    ladder.stats["improve"]["nodes"] += windows.nodes
-    ladder.stats["improve"]["seconds"] += clock() - since
+    ladder.offer(best)
+    ladder.charge("improve", windows.nodes, since, budget=False)  # charged above as the windows' work
     weights = [w for w in WEIGHTS if w <= found[-1]][:2] if found else list(WEIGHTS[:2])
     for weight in [w for w in WEIGHTS if w < weights[-1]]:  # lower weights, while each finishes its share
-        if budget.spent() or len(ladder.best) <= ladder.lower or (stop is not None and stop):
+        if halted():
             break
         since = clock()
         nodes, deadline = budget.share(DESCENT_SHARE)
-        codes, proved = shorter(cells, engine, weight, ladder.best, nodes, deadline, ladder.info, control)
-        ladder.total += int(ladder.info[0])
-        ladder.stats["improve"]["nodes"] += int(ladder.info[0])
-        ladder.stats["improve"]["seconds"] += clock() - since
+        codes, proved = shorter(cells, engine, weight, ladder.best, nodes, deadline, info, control)
+        ladder.charge("improve", int(info[0]), since)
         if proved:
             return True
         if codes is None:
             break
-        ladder.best = codes if len(codes) < len(ladder.best) else ladder.best
+        ladder.offer(codes)
         weights = [weights[-1], weight]
-    while weights and not budget.spent() and len(ladder.best) > ladder.lower and not (stop is not None and stop):
+    while weights and not halted():
         since = clock()
-        best, spent, proved = reordered(cells, engine, weights, budget, ladder.best, 0.25, ladder.info,
+        best, spent, proved = reordered(cells, engine, weights, budget, ladder.best, 0.25, info,
                                         ((0, 1, 2, 3),) + ORDERS, control)  # fmt: skip
-        ladder.best = best if len(best) < len(ladder.best) else ladder.best
-        ladder.total += spent
-        ladder.stats["improve"]["nodes"] += spent
-        ladder.stats["improve"]["seconds"] += clock() - since
+        ladder.offer(best)
+        ladder.charge("improve", spent, since, budget=False)  # reordered charges the budget itself
         if proved:
             return True
         weights = [w for w in WEIGHTS if w < weights[-1]][:2]
@@ -279,12 +297,19 @@ def _side_by_side(ladder, found, threads, time_limit) -> bool:
     handoff = ladder.start + HANDOFF_SHARE * time_limit
     improved = []
 
+    failed = []
+
     def improver():
         if to_improver.wait(handoff - clock()):
             return  # the proof ended first
         active[0] = threads - 1
         ladder.stats["improve"]["from"] = clock() - ladder.start
-        improved.append(_improve(ladder, found, to_improver))
+        try:
+            improved.append(_improve(ladder, found, to_improver))
+        except BaseException as error:  # re-raised in the caller's thread, once the proof has stopped
+            failed.append(error)
+            to_proof.set()
+            return
         if improved[-1] or len(ladder.best) <= ladder.lower:
             to_proof.set()
 
@@ -295,6 +320,8 @@ def _side_by_side(ladder, found, threads, time_limit) -> bool:
     finally:
         to_improver.set()
         helper.join()
+    if failed:
+        raise failed[0]
     return proved or bool(improved and improved[-1]) or len(ladder.best) <= ladder.lower
 
 
