@@ -237,7 +237,12 @@ def beam_search(cells: np.ndarray, m: int, n: int, goal: np.ndarray, width: int,
 
 def compile_beam(cells, m, n, goal) -> None:
     """Compile (or load from Numba's cache) the beam's kernels: one beam of width 8 from ``cells``,
-    a board near ``goal`` (a budgeted search compiles before its clock starts)."""
+    a board near ``goal`` (a budgeted search compiles before its clock starts).
+
+    Examples
+    --------
+    >>> compile_beam(np.array([1, 2, 3, 4, 5, 6, 7, 0, 8], np.uint8), 3, 3, np.array([1, 2, 3, 4, 5, 6, 7, 8, 0]))
+    """
     _BEAM(cells, m, n, goal, 8)
 
 

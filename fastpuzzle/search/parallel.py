@@ -125,7 +125,22 @@ def expand_layer(boards, states, lasts, paths, g, threshold, m, n, successors, k
     ``out_parent`` the index of the child's board, ``out_position`` its rank (from 1) among the
     children its board generated; ``generated_by[i]``: the children board ``i`` generated.
     ``result`` = ``[kept, generated, next bound, found]``: ``found`` is the index in ``out_*`` of
-    a goal child (-1: none; the expansion stops there)."""
+    a goal child (-1: none; the expansion stops there).
+
+    Examples
+    --------
+    >>> from fastpuzzle.search.ida import Heuristic
+    >>> goal = np.array([1, 2, 3, 4, 5, 0], np.uint8)
+    >>> h = Heuristic(2, 3, goal.reshape(2, 3), "manhattan")
+    >>> root = np.array([[1, 2, 3, 0, 4, 5]], np.uint8)  # two moves from the goal
+    >>> out = (np.empty((4, 6), np.uint8), np.empty(4, np.int64), np.empty(4, np.int64),
+    ...        np.zeros((4, 1), np.uint8), np.empty(4, np.int64), np.empty(4, np.int64))
+    >>> result = np.zeros(4, np.int64)
+    >>> expand_layer(root, np.zeros(1, np.int64), np.full(1, 4, np.int64), np.zeros((1, 0), np.uint8), 0, 2, 2, 3,
+    ...              *h.kernel_args()[:5], *out, np.zeros(1, np.int64), result)
+    >>> result.tolist()  # one child kept (the blank steps right), one pruned (its f is 4), no goal yet
+    [1, 2, 4, -1]
+    """
     succ_count, succ_packed, automaton = successors
     n_cells = m * n
     order = 0

@@ -74,6 +74,13 @@ def compile_ladder(engine, beams: bool = False) -> float:
     The searches run on a board one move from the goal: the engine's entry (plain, weighted and
     capped), the split pass and its layer expansion, the windows; with ``beams`` also what the
     anytime search runs above 25 cells (a beam, the constructive solver).
+
+    Examples
+    --------
+    >>> from fastpuzzle.search.ida import Heuristic
+    >>> engine = Heuristic(2, 3, np.array([[1, 2, 3], [4, 5, 0]]), "manhattan")
+    >>> compile_ladder(engine) >= 0.0, compile_ladder(engine)  # the second time: nothing to do
+    (True, 0.0)
     """
     key = (engine.m * engine.n > 255, bool(beams), str(numba.typeof(engine.kernel_args())))
     with _COMPILED_LOCK:
