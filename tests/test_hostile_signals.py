@@ -191,11 +191,11 @@ except KeyboardInterrupt as error:
 @pytest.mark.slow
 def test_a_budgeted_solve_stops_at_a_signal_in_every_phase(shape, at):
     """The ladder (5x5: the proof on both threads, then beside the improving searches) and the
-    anytime search (8x8: beams, windows, the bound) end within a second or so of SIGINT, far
-    inside their budget (windows and beams look at the flag between their searches)."""
+    anytime search (8x8: beams, windows, the bound) end at SIGINT, far inside their 1000 s budget
+    (windows and beams look at the flag between their searches)."""
     run = subprocess.run([sys.executable, "-c", textwrap.dedent(BUDGETED_SCRIPT), str(shape), str(at)],
                          capture_output=True, env=_env(), timeout=600, preexec_fn=default_signals)  # fmt: skip
     assert run.returncode == 0, run.stderr.decode()[-2000:]
     word, kind, after = run.stdout.decode().split()
-    assert (word, kind) == ("interrupted", "Interrupted") and float(after) < 5.0, after
+    assert (word, kind) == ("interrupted", "Interrupted") and float(after) < STOP_WAIT, after
     tried("signals")

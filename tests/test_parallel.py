@@ -183,18 +183,19 @@ def test_the_ladder_proves_what_ida_proves_and_says_how_it_spent_a_short_budget(
     assert short.stats["proof"]["seconds"] > 0 and "bound" in short.stats["proof"]
 
 
-def test_the_ladder_keeps_a_time_budget(monkeypatch):
-    """No step of the ladder runs past the budget: the whole call ends soon after it (the first call
-    compiles: run once before timing).  The slack is a loaded machine's, far above the engine's clock
-    interval; how closely a budget is kept is measured by the bench (``bench/ladder_rows.py``)."""
+def test_no_step_of_the_ladder_ignores_the_budget():
+    """A 24-puzzle the proof needs minutes for, with budgets of a fraction of a second: every step
+    stops at the budget, so the calls end (a step that ignored it would run for minutes; how
+    closely the budget is kept is a figure of the bench, ``bench/ladder_rows.py``, not asserted)."""
     import time
 
     board = fp.random_solvable(5, 5, seed=8)
-    fp.solve(board, time_limit=0.2)
+    fp.solve(board, time_limit=0.2)  # compiled first: the rest is search
+    t0 = time.perf_counter()
     for limit in (0.25, 0.6):
-        t0 = time.perf_counter()
-        fp.solve(board, time_limit=limit)
-        assert time.perf_counter() - t0 < limit + 1.5  # a step that ignored the budget would run far longer
+        sol = fp.solve(board, time_limit=limit)
+        assert sol.status == "bounded" and sol.stats["proof"]["seconds"] > 0
+    assert time.perf_counter() - t0 < 60  # a hang detector (the signal tests' STOP_WAIT), not a speed claim
 
 
 def test_portfolio_stops_at_the_root_bound():

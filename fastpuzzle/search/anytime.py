@@ -53,7 +53,7 @@ from .probes import optimal_search
 from .windows import WindowSolver, cut_loops
 
 __all__ = ["WEIGHTS", "ORDERS", "BEAM_SHARE", "DEFAULT_TIME_LIMIT", "STRONG_WIDTHS", "WIDTHS", "AnytimeResult", "Budget", "anytime_search",
-           "reordered", "shorter", "weighted"]
+           "reordered", "shorter", "weighted", "window_rounds"]
 
 #: Weights of the incumbent phase, in the order tried.
 WEIGHTS = (3.0, 2.0, 1.5, 1.4, 1.3, 1.25, 1.2, 1.15, 1.1, 1.06)
@@ -195,6 +195,25 @@ def _beams(cells, engine, goal, budget, best, fallback):
         width *= 2
 
 
+def window_rounds(windows, cells, best, budget, window_end, strong_share=STRONG_SHARE, widths=WIDTHS):
+    """The windows step: with a strong engine, first the windows that end where the blank is home
+    (``strong_share`` of what is left), then windows ``widths`` wide, wider and wider, until the
+    :func:`~fastpuzzle.search.clock.clock` time ``window_end`` (0: none), the budget is spent or
+    the windows are stopped; each round's work is charged to ``budget``.  Returns the codes."""
+    if windows.strong is not None:
+        before = windows.work
+        best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(strong_share))
+        budget.charge(windows.work - before)
+    for width in widths:
+        if budget.spent() or (window_end and clock() >= window_end) or width > len(best) or windows.stopped():
+            break
+        nodes = 40_000 * width if budget.nodes_left is None else max(1, budget.nodes_left // 64)
+        before = windows.work
+        best = windows.improve(cells, best, width, nodes, window_end, total=budget.nodes_left or 0)
+        budget.charge(windows.work - before)
+    return best
+
+
 def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fallback=None,
                    proof_share=None, bound_share=0.25) -> AnytimeResult:  # fmt: skip
     """Best solution and proved lower bound for one board within a budget.
@@ -277,16 +296,7 @@ def anytime_search(cells, engine, *, goal, time_limit=None, max_nodes=None, fall
     best = cut_loops(cells, m, n, best)
     windows = WindowSolver(m, n, strong=engine if strong else None)  # 2. windows
     window_end = budget.share(1.0 - proof_share)[1]
-    if strong:
-        best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(STRONG_SHARE))
-        budget.charge(windows.work)
-    for width in WIDTHS:
-        if budget.spent() or (window_end and clock() >= window_end) or width > len(best):
-            break
-        nodes = 40_000 * width if budget.nodes_left is None else max(1, budget.nodes_left // 64)
-        before = windows.work
-        best = windows.improve(cells, best, width, nodes, window_end, total=budget.nodes_left or 0)
-        budget.charge(windows.work - before)
+    best = window_rounds(windows, cells, best, budget, window_end)
     total += windows.nodes
     counted = windows.nodes
     if len(best) <= lower:

@@ -31,16 +31,18 @@ class Search:
     def __init__(self, m, n, target, heuristic, database, prune_length, prefer_pdb=False, metric="stm",
                  build_slides=True):  # fmt: skip
         self.plan, self.label, self.metric = None, heuristic, metric
-        self.improver = None  # the engine of the ladder's improving searches, where another is stronger
+        #: The engine of the ladder's improving searches, or a function making it on first use
+        #: (:meth:`improving_engine`); None: the proof's own.
+        self.improver = None
+        chosen = False  # method="auto" chose the database: the improving searches may take a stronger one
         if prefer_pdb and heuristic == "linear_conflict" and database is None:
             # method="auto": the cached database that proves fastest for the shape (docs/solving.md)
             database = cached_database(m, n, target, strongest=(m, n) in PROOF_ON_STRONGEST and metric == "stm")
             heuristic = "linear_conflict" if database is None else "pdb"
-            self.improver = database is not None and metric == "stm"  # made when first asked for: improving_engine
+            chosen = database is not None and metric == "stm"
         if heuristic != "pdb":
             self.engine = ida.Heuristic(m, n, target, heuristic, prune_length=prune_length, metric=metric,
                                         build_slides=build_slides)  # fmt: skip
-            self.improver = None
             return
         if m * n > PDB_MAX_CELLS:
             raise ShapeError((m, n), f"pattern-database search handles boards of at most {PDB_MAX_CELLS} cells, got {m}x{n}",
@@ -51,8 +53,9 @@ class Search:
         self.engine = ida.Heuristic(m, n, db.goal, "pdb", db, prune_length=prune_length, order=self.plan.move_order,
                                     metric=metric, build_slides=build_slides)  # fmt: skip
         self.label = f"pdb:{db.name}"
-        self._strong = (target, db, prune_length) if self.improver else None
-        self.improver = self.improving_engine if self.improver else None
+        if chosen:
+            self._strong = (target, db, prune_length)
+            self.improver = self.improving_engine
 
     def improving_engine(self):
         """The engine of the ladder's improving searches: the strongest cached database where it is

@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import threading
 
-import numba
 import numpy as np
 
 from ..interrupt import interruptible
 from . import ida
-from .anytime import ORDERS, STRONG_WIDTHS, WEIGHTS, WIDTHS, AnytimeResult, Budget, reordered, shorter
+from .anytime import (
+    ORDERS, STRONG_WIDTHS, WEIGHTS, WIDTHS, AnytimeResult, Budget, reordered, shorter, window_rounds,
+)  # fmt: skip
 from .clock import clock
 from .beam import compile_beam
 from .parallel import Stop, split_pass
@@ -67,6 +68,16 @@ _COMPILED: set = set()
 _COMPILED_LOCK = threading.Lock()
 
 
+def _type_key(value):
+    """What Numba's type of the engine's arguments depends on (dtype, dimensions, layout, writable),
+    in a tenth of the time of ``numba.typeof``: a budgeted call computes it every time."""
+    if isinstance(value, tuple):
+        return tuple(_type_key(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return value.dtype.str, value.ndim, value.flags.c_contiguous, value.flags.writeable
+    return type(value).__name__
+
+
 def compile_ladder(engine, beams: bool = False) -> float:
     """Compile (or load from Numba's cache) the kernels a budgeted search runs with ``engine``'s
     tables, once a process: the seconds it took (0.0 when they were ready).  A caller runs it before
@@ -83,7 +94,7 @@ def compile_ladder(engine, beams: bool = False) -> float:
     >>> compile_ladder(engine) >= 0.0, compile_ladder(engine)  # the second time: nothing to do
     (True, 0.0)
     """
-    key = (engine.m * engine.n > 255, bool(beams), str(numba.typeof(engine.kernel_args())))
+    key = (bool(beams), _type_key(engine.kernel_args()))
     with _COMPILED_LOCK:
         if key in _COMPILED:
             return 0.0
@@ -132,9 +143,7 @@ class _Ladder:
         self.lock = threading.Lock()  # the proof and the improving searches share the answer and the counts
         self.stats = dict(answer=_phase(), proof=_phase(), improve=_phase())
 
-    def result(self, optimal=False, codes=None) -> AnytimeResult:
-        if codes is not None:
-            self.best = codes
+    def result(self, optimal=False) -> AnytimeResult:
         optimal = optimal or len(self.best) <= self.lower
         bound = len(self.best) if optimal else self.lower
         return AnytimeResult(self.best, bound, optimal, self.total, stats=self.stats)
@@ -256,18 +265,9 @@ def _improve(ladder, found, stop=None):
     strong = engine.pdb_tables is not None
     windows = WindowSolver(m, n, strong=engine if strong else None)
     windows.control = control
-    if strong:
-        best = windows.improve_strong(cells, best, STRONG_WIDTHS, *budget.share(0.3))
-        budget.charge(windows.work)
-    else:
-        window_end = budget.share(0.5)[1]
-        for width in WIDTHS:
-            if halted() or (window_end and clock() >= window_end) or width > len(best) or windows.stopped():
-                break
-            nodes = 40_000 * width if budget.nodes_left is None else max(1, budget.nodes_left // 64)
-            before = windows.work
-            best = windows.improve(cells, best, width, nodes, window_end, total=budget.nodes_left or 0)
-            budget.charge(windows.work - before)
+    # with databases the windows that end where the blank is home; otherwise wider and wider ones
+    best = window_rounds(windows, cells, best, budget, budget.share(0.5)[1], strong_share=0.3,
+                         widths=() if strong else WIDTHS)  # fmt: skip
     ladder.offer(best)
     ladder.charge("improve", windows.nodes, since, budget=False)  # charged above as the windows' work
     weights = [w for w in WEIGHTS if w <= found[-1]][:2] if found else list(WEIGHTS[:2])

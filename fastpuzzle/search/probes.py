@@ -72,17 +72,19 @@ def _probe(cells, heuristic, cap, max_nodes, deadline, control=None):
 
 def _split(cells, heuristic, bound, deadline, threads, probe_nodes, active=None, stop=None):
     """The pass at ``bound`` on ``threads`` threads, with a probe of ``probe_nodes`` nodes beside it
-    (0: none), the status as ``ida_search``'s in its depth-bounded mode (``STATUS_BOUND``: none within the bound): ``(status, codes, nodes, the
-    pass's own nodes, next bound)``."""
+    (0: none): ``(status, codes, nodes, the pass's own nodes, next bound)``, the status as
+    ``ida_search``'s in its depth-bounded mode (``STATUS_BOUND``: none within the bound)."""
     side = side_control = None
     if probe_nodes:
         side_control = np.zeros(1, np.int64)
         if stop is not None:
             stop.watch(side_control)
 
-        def side():
+        def probe():
             found = _probe(cells, heuristic, bound, max(int(probe_nodes), 2), deadline, side_control)
             return found[0] == ida.STATUS_FOUND, found
+
+        side = probe
 
     try:
         r = split_pass(cells, heuristic, bound, deadline, threads, side, side_control, active, stop)

@@ -19,7 +19,7 @@ from .. import options
 from ..boards import as_boards, as_goal
 from ..errors import OptionError, ShapeError
 from ..interrupt import interruptible
-from ..moves import PRUNE_LENGTH, round_up_to_parity, slide_codes, solution_parity
+from ..moves import round_up_to_parity, slide_codes, solution_parity
 from ..notation import check_metric, count_moves, decode_moves
 from . import ida
 from .batch import ida_batch
@@ -28,7 +28,7 @@ from .anytime import DEFAULT_TIME_LIMIT, anytime_search
 from .checks import PRUNE, check_options, check_prune, refuse_node_budget
 from .clock import clock
 from .constructive import solve_constructive
-from .engines import Search, make_search as _make_search, search_setup
+from .engines import make_search as _make_search, search_setup
 from .portfolio import compile_ladder, portfolio_search
 from .probes import PROBE_MIN_NODES, optimal_search, uses_probes
 from .solution import Solution, SolveManyResult, require_reachable
